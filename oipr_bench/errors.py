@@ -1,0 +1,88 @@
+"""Exceptions raised by oipr-bench.
+
+Every error names *where* the problem is: the file, the case id and the JSON
+path for fixtures; the evaluator and the argument for evaluator inputs.
+"""
+
+from __future__ import annotations
+
+
+class OiprBenchError(Exception):
+    """Base class of every error oipr-bench raises on purpose."""
+
+
+class FixtureError(OiprBenchError, ValueError):
+    """A scenario fixture, manifest or reference-result file is invalid.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, in one sentence.
+    file : str, optional
+        The file (name or path) the problem was found in.
+    case_id : str, optional
+        The stable case id (``"<scenario>/<case>"``) concerned, if any.
+    json_path : str, optional
+        A JSON path such as ``$.cases[2].y_pred[0]`` locating the bad value.
+
+    Notes
+    -----
+    ``str(err)`` always reads ``"<file>: case <case_id>: <json_path>: <message>"``
+    with the parts that are unknown left out, so a single line tells the user
+    exactly where to look.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        case_id: str | None = None,
+        json_path: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.case_id = case_id
+        self.json_path = json_path
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(str(self.file))
+        if self.case_id is not None:
+            parts.append(f"case {self.case_id}")
+        if self.json_path is not None:
+            parts.append(self.json_path)
+        parts.append(self.message)
+        return ": ".join(parts)
+
+
+class UsageError(OiprBenchError):
+    """Bad command-line or plugin usage (unknown name, bad parameter, bad path)."""
+
+
+class EvaluatorError(OiprBenchError):
+    """A user evaluator misbehaved (raised, returned a bad value, mutated input...).
+
+    Parameters
+    ----------
+    message : str
+        What went wrong.
+    evaluator : str, optional
+        The evaluator's display name.
+    case_id : str, optional
+        The case on which it happened.
+    """
+
+    def __init__(self, message: str, *, evaluator: str | None = None, case_id: str | None = None) -> None:
+        self.message = message
+        self.evaluator = evaluator
+        self.case_id = case_id
+        where = []
+        if evaluator is not None:
+            where.append(f"evaluator {evaluator}")
+        if case_id is not None:
+            where.append(f"case {case_id}")
+        prefix = (", ".join(where) + ": ") if where else ""
+        super().__init__(prefix + message)

@@ -1,0 +1,116 @@
+"""The seven reference evaluators compared in the OIPR paper.
+
+Use :func:`get` to build one by its paper name and :func:`names` to list them::
+
+    >>> from oipr_bench import evaluators
+    >>> oipr = evaluators.get("OIPR", l_dis=5, l_obs=20, b_dur=0.5)
+    >>> oipr([0, 1, 1, 0], [0, 1, 0, 0])        # doctest: +SKIP
+    Score(precision=..., recall=..., f1=...)
+
+Each evaluator is a small class: ``__init__`` takes its parameters (the paper's
+Table 3 setting by default), ``__call__(y_true, y_pred)`` returns a
+:class:`Score`, and ``.params`` holds the parameters in force.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ._base import Score, f1_from, make_score
+
+__all__ = ["Score", "EvaluatorInfo", "get", "names", "info", "f1_from", "make_score", "NAMES"]
+
+
+@dataclass(frozen=True)
+class EvaluatorInfo:
+    """What the registry knows about one built-in evaluator.
+
+    Attributes
+    ----------
+    name : str
+        The paper's name ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR").
+    module, class_name : str
+        Where the implementation lives inside :mod:`oipr_bench.evaluators`.
+    n_custom_params : int
+        Number of custom parameters/functions, as counted by the paper's Table 5.
+    description : str
+        One line naming the source paper.
+    """
+
+    name: str
+    module: str
+    class_name: str
+    n_custom_params: int
+    description: str
+
+    def load(self) -> type:
+        """Import and return the implementing class."""
+        mod = importlib.import_module(f"oipr_bench.evaluators.{self.module}")
+        return getattr(mod, self.class_name)
+
+    @property
+    def default_params(self) -> dict[str, Any]:
+        """The parameters of a default-constructed instance (Table 3 setting)."""
+        return dict(self.load()().params)
+
+
+_REGISTRY: tuple[EvaluatorInfo, ...] = (
+    EvaluatorInfo("PW", "pointwise", "PointWise", 0, "point-wise precision/recall"),
+    EvaluatorInfo("PA", "pointwise", "PointAdjust", 0, "point adjustment (Xu et al., WWW 2018)"),
+    EvaluatorInfo("PA%K", "pointwise", "PointAdjustK", 1, "PA%K (Kim et al., AAAI 2022)"),
+    EvaluatorInfo("RP/RR", "range_based", "RangeBased", 4, "range-based precision/recall (Tatbul et al., NeurIPS 2018)"),
+    EvaluatorInfo("TaPR", "tapr", "TaPR", 4, "time-series aware precision/recall (Hwang et al., CIKM 2019)"),
+    EvaluatorInfo("AM", "affiliation", "Affiliation", 0, "affiliation metrics (Huet et al., KDD 2022)"),
+    EvaluatorInfo("OIPR", "oipr", "OIPR", 3, "operator-interest precision/recall (Jing et al., this paper)"),
+)
+
+NAMES: tuple[str, ...] = tuple(i.name for i in _REGISTRY)
+
+
+def info(name: str) -> EvaluatorInfo:
+    """Return the :class:`EvaluatorInfo` of the built-in evaluator ``name``.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` is not one of :data:`NAMES`; the message lists them.
+    """
+    for item in _REGISTRY:
+        if item.name == name:
+            return item
+    raise KeyError(f"unknown evaluator {name!r}; built-in evaluators are {', '.join(NAMES)}")
+
+
+def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
+    """Build the built-in evaluator ``name`` with ``params``.
+
+    Parameters
+    ----------
+    name : str
+        One of "PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR".
+    **params
+        Evaluator parameters; omitted ones take the paper's Table 3 values.
+
+    Returns
+    -------
+    callable
+        ``evaluator(y_true, y_pred) -> Score``.
+
+    Raises
+    ------
+    KeyError
+        Unknown evaluator name.
+    TypeError, ValueError
+        Unknown or invalid parameter (the message names the evaluator).
+    """
+    cls = info(name).load()
+    return cls(**params)
+
+
+def names() -> list[EvaluatorInfo]:
+    """List the seven built-in evaluators in the paper's column order."""
+    return list(_REGISTRY)

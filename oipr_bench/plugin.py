@@ -1,0 +1,1 @@
+"""pytest plugin entry point (registered through ``pytest11``); inert unless ``--evaluator`` is given."""
