@@ -1,0 +1,366 @@
+"""TaPR, time-series aware precision/recall (Hwang et al., CIKM 2019; original TaPR.py).
+
+Hand-worked values from the definition, the degenerate-input policy, parameter
+validation, bad-input errors, and hypothesis differential tests of the
+vectorised evaluator against the literal oracle.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from oipr_bench import evaluators
+from oipr_bench.evaluators import Score
+from oipr_bench.evaluators.tapr import AMBIGUOUS_ENDS, TaPR
+from oipr_bench.events import from_events
+from oipr_bench.oracles.tapr import tapr as oracle
+from oipr_bench.oracles.tapr import tapr_parts as oracle_parts
+
+EXACT = 1e-12
+
+
+def dec(x: float) -> float:
+    """The decaying sigmoid of the ambiguous region, 1 / (1 + e^x)."""
+    return 1.0 / (1.0 + math.exp(x))
+
+
+def series(length: int, *events: tuple[int, int]) -> np.ndarray:
+    return from_events(events, length)
+
+
+def assert_score(score: Score, precision: float, recall: float) -> None:
+    assert score.precision == pytest.approx(precision, abs=EXACT)
+    assert score.recall == pytest.approx(recall, abs=EXACT)
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    assert score.f1 == pytest.approx(f1, abs=EXACT)
+
+
+# --------------------------------------------------------------------------
+# Hand-worked examples (default = the OIPR paper's Table 3 setting:
+# alpha 0.5, delta 5, theta 0).  Ambiguous weights for a 5-point region:
+# x = -6 + 3k for k = 0..4, w = dec(x) = 0.99753, 0.95257, 0.5, 0.04743, 0.00247.
+# --------------------------------------------------------------------------
+
+
+def test_single_point_inside_anomaly() -> None:
+    # GT [1,5) (4 points), prediction [1,2).  Recall: score 1/4 > 0 -> TaR_d = 1,
+    # TaR_p = 0.25, TaR = 0.5 + 0.125 = 0.625.  Precision: the prediction is fully
+    # anomalous, 1/1 -> TaP_d = TaP_p = 1, TaP = 1.
+    assert_score(TaPR()(series(8, (1, 5)), series(8, (1, 2))), 1.0, 0.625)
+
+
+def test_prediction_in_ambiguous_region() -> None:
+    # GT [2,4) (inclusive 2..3); ambiguous region 4..8 (5 points).  Prediction [5,7)
+    # covers offsets 1 and 2: weight dec(-3) + dec(0) = 0.952574 + 0.5 = 1.452574.
+    # Precision: 1.452574 / 2 = 0.726287 > 0 -> TaP = 0.5 + 0.5 * 0.726287.
+    # Recall (TaPR.py adds ambiguous credit to recall too): min(1, 1.452574 / 2) -> same value.
+    value = 0.5 + 0.5 * (dec(-3) + dec(0)) / 2
+    assert value == pytest.approx(0.8631436, abs=1e-7)
+    assert_score(TaPR()(series(12, (2, 4)), series(12, (5, 7))), value, value)
+
+
+def test_temporal_shifting_c2_by_hand() -> None:
+    # The paper's temporal shifting c2: GT events of 2 points, each prediction the 2
+    # points right after.  Every pair: dec(-6) + dec(-3) = 1.950101, / 2 = 0.9750506;
+    # TaP = TaR = 0.5 + 0.5 * 0.9750506 = 0.9875253 (Table A1 prints 0.9875).
+    y_true = series(500, (200, 202), (300, 302), (400, 402))
+    y_pred = series(500, (202, 204), (302, 304), (402, 404))
+    value = 0.5 + 0.5 * (dec(-6) + dec(-3)) / 2
+    assert abs(value - 0.9875) <= 5e-5
+    assert_score(TaPR()(y_true, y_pred), value, value)
+    # Shifted before the events instead (c1): no credit at all (ambiguity is only after).
+    y_early = series(500, (198, 200), (298, 300), (398, 400))
+    assert_score(TaPR()(y_true, y_early), 0.0, 0.0)
+
+
+def test_one_point_ambiguous_region_takes_new_minimum() -> None:
+    # delta = 1: GT [0,1), ambiguous region {1}; min == max, normalised value -6,
+    # weight dec(-6) = 0.9975274.  Prediction {1}: TaP = TaR = 0.5 + 0.5 * dec(-6).
+    value = 0.5 + 0.5 * dec(-6)
+    assert_score(TaPR(delta=1)(series(3, (0, 1)), series(3, (1, 2))), value, value)
+
+
+def test_region_cut_before_next_anomaly() -> None:
+    # GT [1,0,1]: anomaly 0 at 0, its region 1..5 is cut before anomaly 1 -> {1} (one
+    # point, weight dec(-6)).  Prediction {1}: precision 0.5 + 0.5 * dec(-6) = 0.9987637.
+    # Recall: anomaly 0 scores dec(-6) (detected), anomaly 1 scores 0:
+    # TaR_d = 1/2, TaR_p = dec(-6)/2, TaR = 0.25 + 0.25 * dec(-6) = 0.4993818.
+    ev = TaPR()
+    y_true = np.array([1, 0, 1])
+    assert_score(ev(y_true, [0, 1, 0]), 0.5 + 0.5 * dec(-6), 0.25 + 0.25 * dec(-6))
+    assert ev.parts(y_true, [0, 1, 0]) == pytest.approx((0.5, dec(-6) / 2, 1.0, dec(-6)), abs=EXACT)
+
+
+def test_region_at_next_counts_next_start_twice() -> None:
+    # TaPR.py's literal cut ("at_next"): region of anomaly 0 is {1, 2} (2 points, weights
+    # dec(-6), dec(6)); point 2 is also anomaly 1.  Perfect prediction [1,0,1]: event {0}
+    # scores 1, event {2} scores 1 + dec(6) = 1.0024726 -> TaP_p = 1.0012363,
+    # TaP = 0.5 + 0.5 * 1.0012363 = 1.0006182 > 1.  The default stops the region before
+    # anomaly 1, and the perfect prediction scores exactly 1.
+    y = [1, 0, 1]
+    over = 0.5 + 0.5 * (1.0 + 1.0 + dec(6)) / 2
+    assert over > 1.0
+    assert_score(TaPR(ambiguous_end="at_next")(y, y), over, 1.0)
+    assert_score(TaPR()(y, y), 1.0, 1.0)
+
+
+def test_region_not_cut_at_series_end() -> None:
+    # GT [5,7) in 9 points: region 7..11 runs past the end and keeps its 5-point
+    # normalisation; prediction {8} is offset 1: weight dec(-3) = 0.9525741.
+    value = 0.5 + 0.5 * dec(-3)
+    assert_score(TaPR()(series(9, (5, 7)), series(9, (8, 9))), value, 0.5 + 0.5 * dec(-3) / 2)
+
+
+def test_theta_is_strict() -> None:
+    # GT [0,4), prediction [0,2): recall portion 2/4 = 0.5.  theta = 0.5: not detected
+    # (0.5 > 0.5 is false) -> TaR = 0.5 * 0 + 0.5 * 0.5 = 0.25.  theta = 0.49 -> 0.75.
+    # The prediction is fully anomalous (ratio 1 > theta) -> TaP = 1 in both.
+    y_true, y_pred = series(10, (0, 4)), series(10, (0, 2))
+    assert_score(TaPR(theta=0.5)(y_true, y_pred), 1.0, 0.25)
+    assert_score(TaPR(theta=0.49)(y_true, y_pred), 1.0, 0.75)
+    # theta = 1 can never be exceeded: only the portion scores remain.
+    assert_score(TaPR(theta=1.0)(y_true, y_pred), 0.5, 0.25)
+
+
+def test_alpha_weights_detection_against_portion() -> None:
+    # GT [0,10), prediction [0,1) and a false positive [15,17).
+    # TaR_d = 1, TaR_p = 0.1; TaP_d = 1/2 (only the first event scores),
+    # TaP_p = (1 + 0) / 2 = 0.5.
+    y_true, y_pred = series(20, (0, 10)), series(20, (0, 1), (15, 17))
+    assert TaPR().parts(y_true, y_pred) == pytest.approx((1.0, 0.1, 0.5, 0.5), abs=EXACT)
+    assert_score(TaPR(alpha=1.0)(y_true, y_pred), 0.5, 1.0)
+    assert_score(TaPR(alpha=0.0)(y_true, y_pred), 0.5, 0.1)
+    assert_score(TaPR(alpha=0.2)(y_true, y_pred), 0.5, 0.2 + 0.8 * 0.1)
+
+
+def test_delta_zero_has_no_ambiguous_credit() -> None:
+    y_true, y_pred = series(12, (2, 4)), series(12, (4, 6))
+    assert_score(TaPR(delta=0)(y_true, y_pred), 0.0, 0.0)
+    assert TaPR(delta=1)(y_true, y_pred).precision > 0
+
+
+# --------------------------------------------------------------------------
+# Degenerate inputs (policy: the notes' verified convention)
+# --------------------------------------------------------------------------
+
+
+def test_all_zero_prediction_is_zero() -> None:
+    # TaP = 0 with no prediction event (Table A1, constant detector c1: 0/0/0).
+    assert TaPR()(series(50, (10, 20)), np.zeros(50, dtype=int)) == Score(0.0, 0.0, 0.0)
+
+
+def test_no_ground_truth_anomaly_is_zero() -> None:
+    assert TaPR()(np.zeros(50, dtype=int), series(50, (10, 20), (30, 31))) == Score(0.0, 0.0, 0.0)
+
+
+def test_both_empty_is_zero() -> None:
+    assert TaPR()(np.zeros(7, dtype=int), np.zeros(7, dtype=int)) == Score(0.0, 0.0, 0.0)
+
+
+def test_perfect_and_all_one() -> None:
+    y = series(30, (0, 3), (4, 5), (7, 12), (29, 30))  # gaps shorter than delta, both ends
+    assert TaPR()(y, y) == Score(1.0, 1.0, 1.0)
+    ones = np.ones(30, dtype=int)
+    assert TaPR()(ones, ones) == Score(1.0, 1.0, 1.0)
+    # All-one prediction against GT [10,20): one prediction event, 10 anomalous points plus
+    # the region 20..24 fully predicted: sum of the five weights = 2.5 (odd-symmetric
+    # sigmoid) -> ratio 12.5 / 30; TaP = 0.5 + 0.5 * 12.5 / 30.  Recall min(1, ...) = 1.
+    assert_score(TaPR()(series(30, (10, 20)), ones), 0.5 + 0.5 * 12.5 / 30, 1.0)
+
+
+# --------------------------------------------------------------------------
+# Parameters
+# --------------------------------------------------------------------------
+
+
+def test_defaults_and_registry() -> None:
+    ev = evaluators.get("TaPR")
+    assert isinstance(ev, TaPR)
+    assert ev.name == "TaPR"
+    assert ev.params == {"alpha": 0.5, "delta": 5, "theta": 0.0, "ambiguous_end": "before_next"}
+    assert evaluators.info("TaPR").default_params == ev.params
+    custom = evaluators.get("TaPR", alpha=np.float64(0.25), delta=np.int64(3), theta=1, ambiguous_end="at_next")
+    assert custom.params == {"alpha": 0.25, "delta": 3, "theta": 1.0, "ambiguous_end": "at_next"}
+    assert type(custom.params["delta"]) is int
+    assert "delta=3" in repr(custom)
+    assert AMBIGUOUS_ENDS == ("before_next", "at_next")
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, fragment",
+    [
+        ({"alpha": -0.1}, ValueError, "alpha"),
+        ({"alpha": 1.5}, ValueError, "alpha"),
+        ({"alpha": float("nan")}, ValueError, "alpha"),
+        ({"alpha": "0.5"}, TypeError, "alpha"),
+        ({"alpha": True}, TypeError, "alpha"),
+        ({"theta": -1e-9}, ValueError, "theta"),
+        ({"theta": 2}, ValueError, "theta"),
+        ({"theta": None}, TypeError, "theta"),
+        ({"delta": -1}, ValueError, "delta"),
+        ({"delta": 2.5}, TypeError, "delta"),
+        ({"delta": 5.0}, TypeError, "delta"),
+        ({"delta": False}, TypeError, "delta"),
+        ({"ambiguous_end": "after"}, ValueError, "ambiguous_end"),
+        ({"ambiguous_end": None}, TypeError, "ambiguous_end"),
+    ],
+)
+def test_invalid_parameters(kwargs: dict, exc: type, fragment: str) -> None:
+    with pytest.raises(exc, match=fragment) as info:
+        TaPR(**kwargs)
+    assert "TaPR" in str(info.value)
+
+
+def test_unknown_parameter() -> None:
+    with pytest.raises(TypeError, match="TaPR"):
+        evaluators.get("TaPR", beta=1)
+
+
+# --------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, fragment",
+    [
+        ([0, 2, 1], [0, 1, 1], "y_true.*binary"),
+        ([0, 1, 1], [0, 1, -1], "y_pred.*binary"),
+        ([0.0, np.nan, 1.0], [0, 1, 1], "y_true.*NaN"),
+        ([0, 1, 1], [0, 1], "length"),
+        ([[0, 1], [1, 0]], [[0, 1], [1, 0]], "y_true.*1-D"),
+        ([], [], "y_true.*empty"),
+        (["a", "b"], [0, 1], "y_true.*numeric"),
+        ([0, 1], [None, 1], "y_pred.*numeric"),
+    ],
+)
+def test_bad_input_raises_value_error(y_true: object, y_pred: object, fragment: str) -> None:
+    ev = TaPR()
+    with pytest.raises(ValueError, match=fragment) as info:
+        ev(y_true, y_pred)
+    assert "TaPR" in str(info.value)
+    with pytest.raises(ValueError, match=fragment):
+        ev.parts(y_true, y_pred)
+
+
+def test_accepts_bools_and_lists_and_does_not_mutate() -> None:
+    y_true = np.array([0, 1, 1, 0, 0, 1], dtype=np.int64)
+    y_pred = np.array([0, 0, 1, 1, 0, 0], dtype=np.int64)
+    before = (y_true.copy(), y_pred.copy())
+    expected = TaPR()(y_true, y_pred)
+    assert TaPR()(y_true.astype(bool), y_pred.astype(bool)) == expected
+    assert TaPR()(y_true.tolist(), y_pred.tolist()) == expected
+    assert TaPR()(y_true.astype(float), y_pred.astype(np.uint8)) == expected
+    np.testing.assert_array_equal(y_true, before[0])
+    np.testing.assert_array_equal(y_pred, before[1])
+
+
+# --------------------------------------------------------------------------
+# Differential tests: vectorised vs literal oracle
+# --------------------------------------------------------------------------
+
+
+@st.composite
+def pairs(draw: st.DrawFn, max_len: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Two 0/1 series of equal length built from runs: single points, short gaps, both ends."""
+    n = draw(st.integers(1, max_len))
+
+    def one() -> np.ndarray:
+        runs = draw(st.lists(st.tuples(st.booleans(), st.integers(1, 9)), min_size=1, max_size=14))
+        y = np.concatenate([np.full(length, int(v), dtype=np.int8) for v, length in runs])
+        y = np.resize(y, n) if y.shape[0] < n else y[:n]
+        return y
+
+    return one(), one()
+
+
+params_st = st.fixed_dictionaries(
+    {
+        "alpha": st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0)),
+        "delta": st.integers(0, 12),
+        "theta": st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0.0, 1.0)),
+        "ambiguous_end": st.sampled_from(AMBIGUOUS_ENDS),
+    }
+)
+
+
+def assert_matches_oracle(y_true: np.ndarray, y_pred: np.ndarray, params: dict) -> None:
+    ev = TaPR(**params)
+    fast = ev(y_true, y_pred)
+    slow = oracle(y_true, y_pred, **params)
+    for a, b in zip(fast, slow):
+        assert abs(a - b) <= EXACT, (fast, slow)
+    parts_fast = ev.parts(y_true, y_pred)
+    parts_slow = oracle_parts(y_true, y_pred, params["delta"], params["theta"], params["ambiguous_end"])
+    for a, b in zip(parts_fast, parts_slow):
+        assert abs(a - b) <= EXACT, (parts_fast, parts_slow)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pairs(), params_st)
+@example((np.array([1, 0, 1], dtype=np.int8), np.array([1, 0, 1], dtype=np.int8)),
+         {"alpha": 0.5, "delta": 5, "theta": 0.0, "ambiguous_end": "at_next"})
+@example((np.array([1], dtype=np.int8), np.array([0], dtype=np.int8)),
+         {"alpha": 0.5, "delta": 1, "theta": 0.0, "ambiguous_end": "before_next"})
+def test_matches_oracle(data: tuple[np.ndarray, np.ndarray], params: dict) -> None:
+    assert_matches_oracle(*data, params)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), params_st)
+def test_matches_oracle_on_longer_series(seed: int, params: dict) -> None:
+    # Dense random series of 600 points: many events, many gaps shorter than delta.
+    rng = np.random.default_rng(seed)
+    y_true = (rng.random(600) < rng.uniform(0.05, 0.6)).astype(np.int8)
+    y_pred = (rng.random(600) < rng.uniform(0.05, 0.6)).astype(np.int8)
+    assert_matches_oracle(y_true, y_pred, params)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pairs(), params_st, st.integers(1, 20))
+def test_appending_zeros_changes_nothing(data: tuple[np.ndarray, np.ndarray], params: dict, k: int) -> None:
+    # Ambiguous regions are not cut at the series end, so padding with normal points
+    # cannot change any score.
+    y_true, y_pred = data
+    pad = np.zeros(k, dtype=np.int8)
+    ev = TaPR(**params)
+    assert ev(np.concatenate([y_true, pad]), np.concatenate([y_pred, pad])) == ev(y_true, y_pred)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pairs(), params_st.filter(lambda p: p["ambiguous_end"] == "before_next"))
+def test_default_cut_keeps_scores_in_unit_interval(data: tuple[np.ndarray, np.ndarray], params: dict) -> None:
+    y_true, y_pred = data
+    ev = TaPR(**params)
+    for value in ev(y_true, y_pred):
+        assert 0.0 <= value <= 1.0
+    if y_true.any() and params["theta"] < 1.0:
+        # The perfect prediction scores 1 (with theta = 1 nothing is ever "detected").
+        assert ev(y_true, y_true) == Score(1.0, 1.0, 1.0)
+
+
+def test_fast_at_a_million_points() -> None:
+    # ~1000 GT events (about 1 % of the points), prediction = GT with 1 % of points flipped.
+    rng = np.random.default_rng(12345)
+    n = 1_000_000
+    y_true = np.zeros(n, dtype=np.int8)
+    starts = np.sort(rng.choice(n - 20, 1000, replace=False))
+    for s, length in zip(starts, rng.integers(1, 20, 1000)):
+        y_true[s : s + length] = 1
+    y_pred = y_true.copy()
+    y_pred[rng.random(n) < 0.01] ^= 1
+    ev = TaPR()
+    ev(y_true, y_pred)  # warm-up
+    best = math.inf
+    for _ in range(3):
+        t0 = time.perf_counter()
+        score = ev(y_true, y_pred)
+        best = min(best, time.perf_counter() - t0)
+    assert 0.0 < score.precision < 1.0 and 0.9 < score.recall <= 1.0
+    assert best < 0.1, f"TaPR took {best:.3f} s at 10^6 points"
