@@ -326,11 +326,14 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
                     # fifteen 3-point anomalies, 67 points apart, starting at 25
                     y_true=tuple((25 + 67 * k, 28 + 67 * k) for k in range(15)),
                     random=RandomSpec(first_draw=1),
-                    authors_csv="random detector (c1).csv", note=RANDOM_NOTE),
+                    authors_csv="random detector (c1).csv",
+                    note=RANDOM_NOTE + " The CSV's single prediction sample is draw 1 of that stream (run 1 here)."),
             CaseDef("c2", "Random detector (p = 0.02, 100 runs) against one 45-point anomaly.",
                     length=1000, y_true=((500, 545),),
                     random=RandomSpec(first_draw=101),
-                    authors_csv="random detector (c2).csv", note=RANDOM_NOTE),
+                    authors_csv="random detector (c2).csv",
+                    note=RANDOM_NOTE + " The CSV's single prediction sample is draw 2 of that stream (run 2 of c1), "
+                    "not one of the 100 runs of c2."),
         ),
     ),
 )
