@@ -1,10 +1,19 @@
 """Calling a user's evaluator safely on one series pair.
 
-The plugin and :func:`oipr_bench.audit` both go through :func:`call_evaluator`,
-so every misbehaviour (an exception, a result of the wrong type or arity, a
-value outside [0, 1], a mutated input) is reported the same way: as a
-:class:`CallOutcome` naming the kind of problem, never as an escaping
-exception.  Each call receives fresh copies of the series.
+The plugin and :func:`oipr_bench.audit` both go through :func:`call_evaluator`
+(or a :class:`Caller`, which adds timeouts and process isolation), so every
+misbehaviour (an exception, a result of the wrong type or arity, a value
+outside [0, 1], a mutated input, a hang, a dead interpreter) is reported the
+same way: as a :class:`CallOutcome` naming the kind of problem, never as an
+escaping exception.  Each call receives fresh copies of the series.
+
+Isolation
+---------
+With a timeout or ``isolate=True`` the calls run in a worker process (the
+``fork`` start method where the platform has it, so the evaluator need not be
+picklable; elsewhere ``spawn``, which needs a picklable evaluator).  One worker
+serves many calls; it is killed when a call exceeds the timeout and replaced
+when it dies (segfault, ``os._exit``), so the next call starts afresh.
 """
 
 from __future__ import annotations
@@ -49,6 +58,8 @@ class CallOutcome:
     score: Score | None = None
     message: str = ""
     detail: str = ""
+    #: False when the evaluator returned only (P, R) and F1 was computed here.
+    returned_f1: bool = True
 
     @property
     def ok(self) -> bool:
@@ -80,6 +91,11 @@ def coerce_result(result: Any) -> Score:
     TypeError
         The result has the wrong type or arity; the message says what it got.
     """
+    return _coerce(result)[0]
+
+
+def _coerce(result: Any) -> tuple[Score, bool]:
+    """:func:`coerce_result`, also saying whether the evaluator returned F1 itself."""
     if result is None:
         raise TypeError("returned None, expected (precision, recall[, f1])")
     if isinstance(result, (str, bytes)):
@@ -90,21 +106,26 @@ def coerce_result(result: Any) -> Score:
             raise TypeError(f"returned a mapping without key(s) {', '.join(missing)}")
         p = _as_float("precision", result["precision"])
         r = _as_float("recall", result["recall"])
-        f = _as_float("f1", result["f1"]) if "f1" in result else f1_from(p, r)
-        return Score(p, r, f)
+        if "f1" in result:
+            return Score(p, r, _as_float("f1", result["f1"])), True
+        return Score(p, r, f1_from(p, r)), False
     if isinstance(result, (tuple, list, np.ndarray)):
-        items = list(np.asarray(result, dtype=object).ravel()) if isinstance(result, np.ndarray) else list(result)
+        if isinstance(result, np.ndarray) and result.ndim != 1:
+            raise TypeError(f"returned an array of shape {result.shape}, expected (precision, recall[, f1])")
+        items = list(result)
         if len(items) not in (2, 3):
             raise TypeError(f"returned {len(items)} values, expected 2 (precision, recall) or 3 (precision, recall, f1)")
         p = _as_float("precision", items[0])
         r = _as_float("recall", items[1])
-        f = _as_float("f1", items[2]) if len(items) == 3 else f1_from(p, r)
-        return Score(p, r, f)
+        if len(items) == 3:
+            return Score(p, r, _as_float("f1", items[2])), True
+        return Score(p, r, f1_from(p, r)), False
     if hasattr(result, "precision") and hasattr(result, "recall"):
         p = _as_float("precision", result.precision)
         r = _as_float("recall", result.recall)
-        f = _as_float("f1", result.f1) if hasattr(result, "f1") else f1_from(p, r)
-        return Score(p, r, f)
+        if hasattr(result, "f1"):
+            return Score(p, r, _as_float("f1", result.f1)), True
+        return Score(p, r, f1_from(p, r)), False
     raise TypeError(f"returned {type(result).__name__}, expected (precision, recall[, f1]), a mapping or an object with precision/recall")
 
 
@@ -129,7 +150,13 @@ def check_range(score: Score, y_true: np.ndarray, y_pred: np.ndarray) -> str:
     return ""
 
 
-def call_evaluator(fn: Callable[..., Any], y_true: np.ndarray, y_pred: np.ndarray) -> CallOutcome:
+def call_evaluator(
+    fn: Callable[..., Any],
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    *,
+    dtype: Any = np.int8,
+) -> CallOutcome:
     """Call ``fn(y_true, y_pred)`` on fresh copies and judge the result.
 
     Parameters
@@ -137,28 +164,212 @@ def call_evaluator(fn: Callable[..., Any], y_true: np.ndarray, y_pred: np.ndarra
     fn : callable
         The user's evaluator (already resolved to a plain callable).
     y_true, y_pred : ndarray
-        The series; ``fn`` receives fresh int8 copies, and those copies are
-        compared with the originals afterwards to detect mutation.
+        The series; ``fn`` receives fresh copies of dtype ``dtype``, and those
+        copies are compared with the originals afterwards to detect mutation.
+    dtype : numpy dtype, optional
+        The dtype handed to ``fn`` (int8 by default; the sanity checks also
+        use ``bool`` and ``int64``).
 
     Returns
     -------
     CallOutcome
+        Never raises for anything ``fn`` does short of ``KeyboardInterrupt``:
+        an exception (``SystemExit`` included) is a ``"raised"`` outcome.
     """
-    y_true = np.asarray(y_true, dtype=np.int8)
-    y_pred = np.asarray(y_pred, dtype=np.int8)
+    y_true = np.asarray(y_true).astype(dtype)
+    y_pred = np.asarray(y_pred).astype(dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
     try:
         result = fn(t_copy, p_copy)
-    except Exception as exc:  # the user's code may raise anything
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as exc:  # a bare exit() inside a metric package must not end the run
+        return CallOutcome(RAISED, message=f"raised SystemExit (called exit({exc.code!r}))", detail=traceback.format_exc())
+    except BaseException as exc:  # the user's code may raise anything
         return CallOutcome(RAISED, message=f"raised {type(exc).__name__}: {exc}", detail=traceback.format_exc())
-    mutated = [name for name, a, b in (("y_true", t_copy, y_true), ("y_pred", p_copy, y_pred)) if not np.array_equal(a, b)]
+    mutated = [
+        name
+        for name, a, b in (("y_true", t_copy, y_true), ("y_pred", p_copy, y_pred))
+        if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b)
+    ]
     if mutated:
         return CallOutcome(MUTATED, message=f"mutated its input {' and '.join(mutated)}")
     try:
-        score = coerce_result(result)
+        score, returned_f1 = _coerce(result)
     except TypeError as exc:
         return CallOutcome(BAD_RESULT, message=str(exc))
+    except Exception as exc:  # a user object whose attributes raise
+        return CallOutcome(BAD_RESULT, message=f"result could not be read: {type(exc).__name__}: {exc}")
     problem = check_range(score, y_true, y_pred)
     if problem:
-        return CallOutcome(BAD_RESULT, score=score, message=problem)
-    return CallOutcome(OK, score=score)
+        return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1)
+    return CallOutcome(OK, score=score, returned_f1=returned_f1)
+
+
+# -- worker processes ----------------------------------------------------------------------------
+
+
+def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
+    """Serve calls from the parent until the pipe closes (runs in the worker process)."""
+    import sys
+
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        y_true, y_pred, dtype = msg
+        try:
+            outcome = call_evaluator(fn, y_true, y_pred, dtype=dtype)
+        except KeyboardInterrupt:
+            return
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        try:
+            conn.send(outcome)
+        except Exception as exc:  # e.g. an unpicklable detail
+            conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})", outcome.returned_f1))
+
+
+def _mp_context() -> Any:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _describe_exit(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "worker process died"
+    if exitcode < 0:
+        import signal
+
+        try:
+            signame = signal.Signals(-exitcode).name
+        except ValueError:
+            signame = f"signal {-exitcode}"
+        return f"worker process died (killed by {signame})"
+    return f"worker process died (exit code {exitcode})"
+
+
+class Caller:
+    """Call an evaluator on series pairs, in-process or in a worker process.
+
+    Parameters
+    ----------
+    fn : callable
+        The evaluator, ``fn(y_true, y_pred) -> result``.
+    timeout : float or None
+        Seconds a single call may take; ``None`` (default) for no limit.  A
+        call that exceeds it is ended (its worker process is killed) and gives
+        a ``"timed_out"`` outcome "timed out after N s".
+    isolate : bool
+        Run every call in a worker process even without a timeout, so that an
+        evaluator that kills its interpreter (segfault, ``os._exit``) gives a
+        ``"crashed"`` outcome instead of ending the run.
+
+    Notes
+    -----
+    Use as a context manager, or call :meth:`close`, to stop the worker.
+    """
+
+    def __init__(self, fn: Callable[..., Any], *, timeout: float | None = None, isolate: bool = False) -> None:
+        if timeout is not None:
+            timeout = float(timeout)
+            if not timeout > 0 or math.isinf(timeout):
+                raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        self.fn = fn
+        self.timeout = timeout
+        self.isolate = bool(isolate)
+        self._proc: Any = None
+        self._conn: Any = None
+
+    @property
+    def in_process(self) -> bool:
+        """True when calls run in this process (no timeout, no isolation)."""
+        return self.timeout is None and not self.isolate
+
+    def __enter__(self) -> "Caller":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __call__(self, y_true: np.ndarray, y_pred: np.ndarray, *, dtype: Any = np.int8) -> CallOutcome:
+        """Call the evaluator once on fresh copies; see :func:`call_evaluator`."""
+        if self.in_process:
+            return call_evaluator(self.fn, y_true, y_pred, dtype=dtype)
+        return self._call_in_worker(np.asarray(y_true), np.asarray(y_pred), dtype)
+
+    def _start(self) -> None:
+        import warnings
+
+        ctx = _mp_context()
+        parent_conn, child_conn = ctx.Pipe(duplex=True)
+        proc = ctx.Process(target=_worker_main, args=(self.fn, child_conn), daemon=True, name="oipr-bench-worker")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (pytest-xdist) on 3.12+
+            proc.start()
+        child_conn.close()
+        self._proc, self._conn = proc, parent_conn
+
+    def _kill(self) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if conn is not None:
+            try:
+                conn.close()
+            except OSError:
+                pass
+        if proc is not None:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+
+    def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any) -> CallOutcome:
+        if self._proc is None or not self._proc.is_alive():
+            self._kill()
+            try:
+                self._start()
+            except Exception as exc:  # e.g. spawn cannot pickle the evaluator
+                return CallOutcome(CRASHED, message=f"could not start a worker process: {type(exc).__name__}: {exc}")
+        proc, conn = self._proc, self._conn
+        try:
+            conn.send((y_true, y_pred, np.dtype(dtype)))
+        except (OSError, EOFError):
+            proc.join(1)
+            exitcode = proc.exitcode
+            self._kill()
+            return CallOutcome(CRASHED, message=_describe_exit(exitcode))
+        try:
+            ready = conn.poll(self.timeout)
+        except (OSError, EOFError):
+            ready = True
+        if not ready:
+            self._kill()
+            return CallOutcome(TIMED_OUT, message=f"timed out after {self.timeout:g} s")
+        try:
+            return conn.recv()
+        except (EOFError, OSError):
+            proc.join(5)
+            exitcode = proc.exitcode
+            self._kill()
+            return CallOutcome(CRASHED, message=_describe_exit(exitcode))
+
+    def close(self) -> None:
+        """Stop the worker process, if any."""
+        conn = self._conn
+        if conn is not None:
+            try:
+                conn.send(None)
+            except (OSError, EOFError):
+                pass
+        proc = self._proc
+        if proc is not None:
+            proc.join(1)
+        self._kill()

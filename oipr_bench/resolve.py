@@ -1,0 +1,275 @@
+"""Turn what the user names on the command line into a plain evaluator callable.
+
+Accepted evaluator specifications
+---------------------------------
+- a built-in name: ``"OIPR"``, ``"PA%K"``, ... (:data:`oipr_bench.evaluators.NAMES`);
+- ``"pkg.mod:Name"`` (anything after the colon may be dotted: ``"pkg.mod:Cls.method"``);
+- ``"pkg.mod.Name"`` (the longest importable module prefix is imported);
+- ``"path/to/file.py:Name"``;
+- or, from Python, the object itself: a function, a class or an instance.
+
+A class is instantiated with the parameters (none by default); a function
+with parameters is called with them as keyword arguments; an instance is
+called directly, or through its ``evaluate`` method when it is not callable.
+A module given by name that is not importable is also looked for in the
+current folder (``pytest`` does not put it on ``sys.path``).
+
+Everything the user can get wrong raises :class:`oipr_bench.errors.UsageError`
+with one line saying what and where.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from .errors import UsageError
+
+__all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A user's evaluator, ready to call.
+
+    Attributes
+    ----------
+    fn : callable
+        ``fn(y_true, y_pred) -> result``.
+    name : str
+        Display name: the specification as given, or the object's qualified name.
+    params : dict
+        The parameters in force (a built-in's or an instance's ``.params`` when
+        it has one, else the parameters given).
+    obj : object
+        The object the user named (class, function or instance), after instantiation.
+    builtin : str or None
+        The built-in evaluator name when ``name`` is one of the seven.
+    oipr_profile : dict
+        The evaluator's ``oipr_profile`` attribute (declared expectations), or ``{}``.
+    """
+
+    fn: Callable[[Any, Any], Any]
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    obj: Any = None
+    builtin: str | None = None
+    oipr_profile: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_value(text: str) -> Any:
+    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_params(items: Iterable[str] | None, *, option: str = "--evaluator-param") -> dict[str, Any]:
+    """Parse ``key=value`` strings into a dict (values through :func:`parse_value`).
+
+    Raises
+    ------
+    UsageError
+        An item without ``=``, with an empty or non-identifier key, or a key given twice.
+    """
+    params: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, value = str(item).partition("=")
+        key = key.strip()
+        if not sep:
+            raise UsageError(f"{option} {item!r}: expected key=value")
+        if not key.isidentifier():
+            raise UsageError(f"{option} {item!r}: {key!r} is not a valid parameter name")
+        if key in params:
+            raise UsageError(f"{option} {item!r}: parameter {key!r} given twice")
+        params[key] = parse_value(value.strip())
+    return params
+
+
+def _import_module(modname: str, spec: str) -> Any:
+    """Import ``modname``; retry with the current folder on ``sys.path``."""
+    try:
+        return importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        top = modname.split(".")[0]
+        if exc.name not in (top, modname) and not modname.startswith(f"{exc.name}."):
+            raise UsageError(f"evaluator {spec!r}: importing {modname!r} failed: {type(exc).__name__}: {exc}") from None
+        cwd = os.getcwd()
+        if cwd in sys.path or not (Path(cwd, top + ".py").exists() or Path(cwd, top, "__init__.py").exists()):
+            raise UsageError(f"evaluator {spec!r}: no module named {modname!r}") from None
+        sys.path.insert(0, cwd)
+        importlib.invalidate_caches()
+        return _import_module(modname, spec)
+    except UsageError:
+        raise
+    except BaseException as exc:  # the user's module may raise anything while importing
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UsageError(f"evaluator {spec!r}: importing {modname!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+def _import_file(path: Path, spec: str) -> Any:
+    if not path.is_file():
+        raise UsageError(f"evaluator {spec!r}: no such file {str(path)!r}")
+    modname = f"_oipr_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
+    if modname in sys.modules:
+        return sys.modules[modname]
+    file_spec = importlib.util.spec_from_file_location(modname, path)
+    if file_spec is None or file_spec.loader is None:
+        raise UsageError(f"evaluator {spec!r}: cannot import {str(path)!r}")
+    module = importlib.util.module_from_spec(file_spec)
+    sys.modules[modname] = module
+    try:
+        file_spec.loader.exec_module(module)
+    except BaseException as exc:
+        sys.modules.pop(modname, None)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UsageError(f"evaluator {spec!r}: importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
+    for part in attrs.split("."):
+        if not part:
+            raise UsageError(f"evaluator {spec!r}: empty attribute name")
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise UsageError(f"evaluator {spec!r}: {where} has no attribute {part!r}") from None
+        where = f"{where}.{part}"
+    return obj
+
+
+def load_object(spec: str) -> Any:
+    """Import the object named by ``spec`` (``pkg.mod:Name``, ``pkg.mod.Name`` or ``file.py:Name``).
+
+    Raises
+    ------
+    UsageError
+        Nothing importable under that name.
+    """
+    spec = str(spec).strip()
+    if not spec:
+        raise UsageError("evaluator: empty name")
+    if ":" in spec:
+        modpart, _, attrs = spec.rpartition(":")
+        if not modpart or not attrs:
+            raise UsageError(f"evaluator {spec!r}: expected 'pkg.module:Name'")
+        if modpart.endswith(".py") or "/" in modpart or os.sep in modpart:
+            module = _import_file(Path(modpart), spec)
+        else:
+            module = _import_module(modpart, spec)
+        return _getattr_path(module, attrs, spec, modpart)
+    parts = spec.split(".")
+    if len(parts) < 2:
+        raise UsageError(
+            f"evaluator {spec!r}: not a built-in evaluator and not 'pkg.module:Name' or 'pkg.module.Name'"
+        )
+    last_error: UsageError | None = None
+    for cut in range(len(parts) - 1, 0, -1):
+        modname = ".".join(parts[:cut])
+        try:
+            module = _import_module(modname, spec)
+        except UsageError as exc:
+            if "no module named" not in str(exc):
+                raise
+            last_error = exc
+            continue
+        return _getattr_path(module, ".".join(parts[cut:]), spec, modname)
+    assert last_error is not None
+    raise last_error
+
+
+def _profile_of(*objs: Any) -> dict[str, Any]:
+    for obj in objs:
+        prof = getattr(obj, "oipr_profile", None)
+        if prof is None:
+            continue
+        if not isinstance(prof, Mapping):
+            raise UsageError(f"the evaluator's oipr_profile must be a dict, got {type(prof).__name__}")
+        return dict(prof)
+    return {}
+
+
+def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: str | None = None) -> Resolved:
+    """Resolve ``evaluator`` (+ ``params``) into a :class:`Resolved` callable.
+
+    Parameters
+    ----------
+    evaluator : str or object
+        A specification string (see the module docstring) or the object itself.
+    params : mapping, optional
+        Parameters for a built-in, a class or a function.
+    name : str, optional
+        Display name to use instead of the derived one.
+
+    Raises
+    ------
+    UsageError
+        The name does not import, names nothing callable, or the parameters are refused.
+    """
+    params = dict(params or {})
+    if isinstance(evaluator, str):
+        spec = evaluator.strip()
+        from .evaluators import NAMES, get
+
+        if spec in NAMES:
+            try:
+                inst = get(spec, **params)
+            except (TypeError, ValueError) as exc:
+                raise UsageError(f"evaluator {spec}: bad parameter: {exc}") from None
+            return Resolved(inst, name or spec, dict(getattr(inst, "params", params)), inst, spec, _profile_of(inst))
+        obj = load_object(spec)
+        display = name or spec
+    else:
+        obj = evaluator
+        display = name or getattr(obj, "__qualname__", None) or type(obj).__qualname__
+    owner = obj
+    if inspect.isclass(obj):
+        try:
+            inst = obj(**params)
+        except Exception as exc:
+            raise UsageError(f"evaluator {display}: cannot instantiate {obj.__qualname__}({_kw(params)}): {type(exc).__name__}: {exc}") from None
+        fn = _callable_of(inst, display)
+        in_force = getattr(inst, "params", None)
+        in_force = dict(in_force) if isinstance(in_force, Mapping) else params
+        return Resolved(fn, display, in_force, inst, None, _profile_of(inst, obj))
+    if inspect.isroutine(obj) or isinstance(obj, functools.partial):
+        fn = functools.partial(obj, **params) if params else obj
+        if params:
+            try:
+                inspect.signature(obj).bind_partial(None, None, **params)
+            except TypeError as exc:
+                raise UsageError(f"evaluator {display}: bad parameter: {exc}") from None
+            except ValueError:
+                pass  # no signature available (builtins): let the call tell
+        return Resolved(fn, display, params, obj, None, _profile_of(owner))
+    if params:
+        raise UsageError(f"evaluator {display}: parameters can only be given to a class or a function, not to an instance")
+    fn = _callable_of(obj, display)
+    in_force = getattr(obj, "params", None)
+    in_force = dict(in_force) if isinstance(in_force, Mapping) else {}
+    return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj)))
+
+
+def _kw(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def _callable_of(obj: Any, display: str) -> Callable[[Any, Any], Any]:
+    if callable(obj):
+        return obj
+    method = getattr(obj, "evaluate", None)
+    if callable(method):
+        return method
+    raise UsageError(f"evaluator {display}: {type(obj).__name__} object is not callable and has no evaluate method")
