@@ -1,0 +1,288 @@
+"""Speed and memory benchmark of the seven reference evaluators (run on demand).
+
+Usage (from the repository root, with oipr-bench installed)::
+
+    python benchmarks/run.py                  # N = 1e5, 1e6, 1e7; best of 3
+    python benchmarks/run.py --quick          # N = 1e4, 1e5; best of 2 (smoke run)
+    python benchmarks/run.py --sizes 1e6 --repeat 5 --evaluators OIPR,PW
+
+What is measured
+----------------
+For each series length N a fixed-seed synthetic pair is generated once: about
+1 % of the points are anomalous, in events of 1-60 points; the prediction
+detects most events partially (shifted, fragmented), misses some, and adds
+isolated and clustered false positives.  The pair is saved as ``.npy`` files
+and every measurement runs in a **fresh Python subprocess** that loads them:
+
+* wall time: ``time.perf_counter`` around ``evaluator(y_true, y_pred)``
+  (input checking included), best of ``--repeat`` calls after one untimed
+  warm-up call;
+* peak memory, two ways: ``RSS+`` is the growth of the process's peak
+  resident set (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) over the
+  baseline taken after the imports, the data load and the construction of
+  the evaluator, i.e. the extra memory the warm-up and timed calls needed
+  (the driver never holds the data itself, because Linux carries a process's
+  peak RSS over into the programs it starts);
+  ``traced`` is the ``tracemalloc`` peak of one extra call (NumPy reports its
+  array allocations to tracemalloc, so this counts the arrays the call
+  allocates).
+* the literal Algorithm 1 (:func:`oipr_bench.oracles.oipr.oipr_oracle`, a
+  per-point Python loop) on the same pair, once, up to ``--literal-max``
+  points (default 1e6), on plain Python lists (the conversion is not timed);
+  OIPR's speed ratio is literal time / OIPR best time from the same run.
+
+Targets (issue 3): OIPR at 1e6 >= 100x faster than literal; every evaluator
+<= 0.1 s at 1e6; OIPR at 1e7 <= 1 s and peak memory <= 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+NAMES = ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR")
+LITERAL = "literal OIPR (Algorithm 1)"
+SEED = 20240601
+
+
+# --------------------------------------------------------------------------- data
+
+
+def make_pair(n: int, seed: int = SEED, anomaly_rate: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """A fixed-seed ``(y_true, y_pred)`` int8 pair of length ``n`` (~1 % anomalies in events)."""
+    rng = np.random.default_rng(seed)
+    y_true = np.zeros(n, dtype=np.int8)
+    y_pred = np.zeros(n, dtype=np.int8)
+    mean_len = 30.5  # event lengths uniform in 1..60
+    n_events = max(1, int(round(n * anomaly_rate / mean_len)))
+    slot = n // n_events  # one event per slot, so events never touch
+    lengths = rng.integers(1, 61, size=n_events)
+    lengths = np.minimum(lengths, max(1, slot - 2))
+    offsets = (rng.random(n_events) * (slot - lengths - 1)).astype(np.int64) + 1
+    starts = np.arange(n_events, dtype=np.int64) * slot + offsets
+    ends = starts + lengths
+    _fill(y_true, starts, ends)
+
+    # Prediction: 85 % of events detected, each by a shifted window of 30-100 % of
+    # its length (start shifted by -3..+5 points), some of them fragmented.
+    detected = rng.random(n_events) < 0.85
+    frac = rng.uniform(0.3, 1.0, n_events)
+    p_len = np.maximum(1, (lengths * frac).astype(np.int64))
+    p_start = np.clip(starts + rng.integers(-3, 6, n_events), 0, n - 1)
+    p_end = np.minimum(p_start + p_len, n)
+    _fill(y_pred, p_start[detected], p_end[detected])
+    holes = rng.random(n) < 0.05  # fragments: drop 5 % of the predicted points
+    y_pred[holes & (y_pred == 1)] = 0
+    # False positives: isolated points (0.2 %) and short bursts.
+    y_pred[rng.random(n) < 0.002] = 1
+    n_bursts = max(1, n // 20_000)
+    b_start = rng.integers(0, n - 10, n_bursts)
+    _fill(y_pred, b_start, b_start + rng.integers(2, 10, n_bursts))
+    return y_true, y_pred
+
+
+def _fill(y: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
+    """Set ``y[s:e] = 1`` for every pair, without a Python loop over points."""
+    delta = np.zeros(y.shape[0] + 1, dtype=np.int32)
+    np.add.at(delta, starts, 1)
+    np.add.at(delta, ends, -1)
+    y[np.cumsum(delta[:-1]) > 0] = 1
+
+
+# --------------------------------------------------------------------------- worker (fresh subprocess)
+
+
+def _maxrss_bytes() -> int:
+    import resource
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss if sys.platform == "darwin" else rss * 1024  # Linux reports KiB
+
+
+def worker(name: str, data_dir: str, repeat: int) -> dict:
+    """Measure one evaluator on the saved pair; return a JSON-able dict."""
+    import gc
+    import tracemalloc
+
+    if name.startswith("generate:"):
+        y_true, y_pred = make_pair(int(name.split(":", 1)[1]))
+        np.save(os.path.join(data_dir, "y_true.npy"), y_true)
+        np.save(os.path.join(data_dir, "y_pred.npy"), y_pred)
+        return {"share": float(y_true.mean())}
+
+    y_true = np.load(os.path.join(data_dir, "y_true.npy"))
+    y_pred = np.load(os.path.join(data_dir, "y_pred.npy"))
+    if name == LITERAL:
+        from oipr_bench.oracles.oipr import oipr_oracle
+
+        t_list, p_list = y_true.tolist(), y_pred.tolist()
+        gc.collect()
+        base = _maxrss_bytes()
+        t0 = time.perf_counter()
+        precision, recall = oipr_oracle(t_list, p_list, 5, 20, 0.5, "sigmoid")
+        elapsed = time.perf_counter() - t0
+        return {"time": elapsed, "rss": _maxrss_bytes() - base, "traced": None, "score": [precision, recall]}
+
+    from oipr_bench import evaluators
+
+    evaluator = evaluators.get(name)
+    gc.collect()
+    base = _maxrss_bytes()
+    score = evaluator(y_true, y_pred)  # warm-up (imports, caches)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        score = evaluator(y_true, y_pred)
+        times.append(time.perf_counter() - t0)
+    rss = _maxrss_bytes() - base
+    gc.collect()
+    tracemalloc.start()
+    evaluator(y_true, y_pred)
+    _, traced = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"time": min(times), "rss": rss, "traced": traced, "score": list(map(float, score))}
+
+
+def _run_worker(name: str, data_dir: str, repeat: int) -> dict:
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, "--data", data_dir, "--repeat", str(repeat)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["worker failed"])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def _mb(n_bytes: float | None) -> str:
+    return "-" if n_bytes is None else f"{n_bytes / 2**20:.1f}"
+
+
+def _parse_sizes(text: str) -> list[int]:
+    try:
+        return [int(float(s)) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise SystemExit(f"run.py: --sizes must be comma-separated numbers such as 1e5,1e6; got {text!r}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1e5,1e6,1e7", help="comma-separated series lengths (default 1e5,1e6,1e7)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed calls per evaluator; the best is reported (default 3)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: sizes 1e4,1e5, repeat 2")
+    parser.add_argument("--evaluators", default=",".join(NAMES), help="comma-separated evaluator names (default: all seven)")
+    parser.add_argument("--literal-max", type=float, default=1e6, help="largest N for the literal Algorithm 1 (default 1e6)")
+    parser.add_argument("--json", metavar="FILE", help="also write the raw measurements to FILE")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--data", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.data, max(1, args.repeat))))
+        return 0
+
+    sizes = [10**4, 10**5] if args.quick else _parse_sizes(args.sizes)
+    repeat = 2 if args.quick else max(1, args.repeat)
+    names = [n.strip() for n in args.evaluators.split(",") if n.strip()]
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        raise SystemExit(f"run.py: unknown evaluator(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+
+    import oipr_bench
+
+    print(f"oipr-bench {oipr_bench.__version__} benchmark, {date.today().isoformat()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}; "
+        f"Python {platform.python_version()}, NumPy {np.__version__}"
+    )
+    print(f"best of {repeat} timed calls after a warm-up; each evaluator in a fresh subprocess")
+    print("RSS+ = growth of peak RSS (ru_maxrss) over the baseline after imports and data load; "
+          "traced = tracemalloc peak of one call")
+    print()
+    records = []
+    header = f"{'N':>10}  {'evaluator':<27} {'time (s)':>10} {'RSS+ (MB)':>10} {'traced (MB)':>11} {'anomalies':>10}"
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory(prefix="oipr-bench-") as tmp:
+        for n in sizes:
+                # Generated in a subprocess: Linux keeps a process's peak RSS across
+            # fork+exec, so the driver must stay small for the workers' ru_maxrss
+            # baselines to be their own.
+            gen = _run_worker(f"generate:{n}", tmp, 1)
+            if "error" in gen:
+                raise SystemExit(f"run.py: data generation failed for N={n}: {gen['error']}")
+            share = f"{gen['share'] * 100:.2f} %"
+            jobs = list(names)
+            if "OIPR" in names and n <= args.literal_max:
+                jobs.append(LITERAL)
+            for name in jobs:
+                res = _run_worker(name, tmp, 1 if name == LITERAL else repeat)
+                rec = {"n": n, "evaluator": name, **res}
+                records.append(rec)
+                if "error" in res:
+                    print(f"{n:>10}  {name:<27} FAILED: {res['error']}")
+                else:
+                    print(f"{n:>10}  {name:<27} {res['time']:>10.4f} {_mb(res['rss']):>10} {_mb(res['traced']):>11} {share:>10}")
+                sys.stdout.flush()
+
+    print()
+    print("OIPR vs the literal Algorithm 1 (same run, same data):")
+    by = {(r["n"], r["evaluator"]): r for r in records if "error" not in r}
+    for n in sizes:
+        fast, slow = by.get((n, "OIPR")), by.get((n, LITERAL))
+        if fast and slow:
+            agree = abs(fast["score"][0] - slow["score"][0]) < 1e-9 and abs(fast["score"][1] - slow["score"][1]) < 1e-9
+            print(
+                f"  N={n:>9}: literal {slow['time']:.3f} s, OIPR {fast['time']:.4f} s, "
+                f"ratio {slow['time'] / fast['time']:.0f}x (P/R agree: {'yes' if agree else 'NO'})"
+            )
+
+    print()
+    print("Targets:")
+    verdicts = []
+
+    def verdict(label: str, ok: bool | None, detail: str) -> None:
+        state = "n/a " if ok is None else ("MET " if ok else "MISS")
+        verdicts.append(ok)
+        print(f"  [{state}] {label}: {detail}")
+
+    fast, slow = by.get((10**6, "OIPR")), by.get((10**6, LITERAL))
+    if fast and slow:
+        ratio = slow["time"] / fast["time"]
+        verdict("OIPR >= 100x faster than literal at 1e6", ratio >= 100, f"{ratio:.0f}x")
+    else:
+        verdict("OIPR >= 100x faster than literal at 1e6", None, "not measured (needs N=1e6)")
+    at_1e6 = [r for r in records if r["n"] == 10**6 and r["evaluator"] in NAMES]
+    if at_1e6:
+        for r in at_1e6:
+            if "error" in r:
+                verdict(f"{r['evaluator']} <= 0.1 s at 1e6", False, "failed")
+            else:
+                verdict(f"{r['evaluator']} <= 0.1 s at 1e6", r["time"] <= 0.1, f"{r['time']:.4f} s")
+    else:
+        verdict("every evaluator <= 0.1 s at 1e6", None, "not measured (needs N=1e6)")
+    big = by.get((10**7, "OIPR"))
+    if big:
+        verdict("OIPR <= 1 s at 1e7", big["time"] <= 1.0, f"{big['time']:.3f} s")
+        peak = max(big["rss"], big["traced"] or 0)
+        verdict("OIPR peak memory <= 1 GB at 1e7", peak <= 2**30, f"{_mb(peak)} MB (max of RSS+ and traced)")
+    else:
+        verdict("OIPR at 1e7", None, "not measured (needs N=1e7)")
+
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
+    return 1 if any(v is False for v in verdicts) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

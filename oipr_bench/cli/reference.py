@@ -1,0 +1,58 @@
+"""``oipr-bench reference``: regenerate (``--write``) or verify (``--check``) reference_results/.
+
+Without an option it lists the reference files and whether they exist.
+``--check`` recomputes every value and compares with the stored files
+(numbers within 1e-12); exit code 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import reference
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``reference`` sub-command."""
+    parser = subparsers.add_parser(
+        "reference",
+        help="regenerate (--write) or verify (--check) the stored reference results",
+        description="Recompute the reference results (every evaluator on every case, Table C1 and C2 "
+        "computations) and write them to reference_results/ (--write) or compare them with the stored "
+        "files (--check, numbers within 1e-12; exit code 1 on any difference).",
+    )
+    parser.add_argument("--write", action="store_true", help="recompute and write the files (atomic writes)")
+    parser.add_argument("--check", action="store_true", help="recompute and compare with the stored files")
+    parser.add_argument(
+        "--dir", type=Path, default=None, metavar="DIR", help="folder of the reference files (default: the shipped reference_results/)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.write and args.check:
+        from ..errors import UsageError
+
+        raise UsageError("give --write or --check, not both")
+    if args.write:
+        for path in reference.write_reference(args.dir):
+            print(f"wrote {path}")
+        return 0
+    if args.check:
+        problems = reference.check_reference(args.dir)
+        for line in problems:
+            print(line)
+        n_files = len(reference.SCORE_FILES) + 2
+        if problems:
+            print(f"reference results: {len(problems)} difference(s); run `oipr-bench reference --write` if intended", file=sys.stderr)
+            return 1
+        print(f"reference results: {n_files} files up to date (tolerance {reference.CHECK_TOLERANCE:g})")
+        return 0
+    directory = args.dir if args.dir is not None else reference._reference_dir(None)
+    for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
+        state = "present" if (Path(directory) / name).is_file() else "missing"
+        print(f"{Path(directory) / name}: {state}")
+    print("use --write to regenerate or --check to verify")
+    return 0
