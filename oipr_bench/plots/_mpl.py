@@ -102,7 +102,7 @@ def figure_bytes(fig: Any, fmt: str, dpi: int = 110) -> bytes:
     metadata: dict[str, Any] = {"Software": None} if fmt == "png" else {"Date": None, "Creator": None}
     buf = io.BytesIO()
     try:
-        with plt.rc_context({"svg.hashsalt": "oipr-bench", "svg.fonttype": "path"}):
+        with plt.rc_context({"svg.hashsalt": "oipr-bench", "svg.fonttype": "none"}):
             fig.savefig(buf, format=fmt, dpi=dpi, metadata=metadata, bbox_inches="tight", pad_inches=0.08)
     finally:
         plt.close(fig)

@@ -26,8 +26,9 @@ from ._mpl import pyplot
 __all__ = ["DEFAULT_L_DIS_GRID", "DEFAULT_L_OBS_GRID", "PAPER_SETTING", "parse_grid", "sweep", "winners",
            "heatmap_figure", "ranking_figure"]
 
-#: Default grids: 0..20 by 2 for l_dis and 0..60 by 5 for l_obs (143 points).
-DEFAULT_L_DIS_GRID: tuple[int, ...] = tuple(range(0, 21, 2))
+#: Default grids (117 points): l_dis in 0,1,2,3,5,8,10,15,20 and l_obs in 0..60 by 5; both hold
+#: the special-scenario setting l_dis = 5, l_obs = 20 (Table 3).
+DEFAULT_L_DIS_GRID: tuple[int, ...] = (0, 1, 2, 3, 5, 8, 10, 15, 20)
 DEFAULT_L_OBS_GRID: tuple[int, ...] = tuple(range(0, 61, 5))
 #: The special-scenario setting of Table 3, marked on the heat maps when on the grid.
 PAPER_SETTING: tuple[int, int] = (5, 20)
@@ -165,7 +166,7 @@ def _mark_setting(ax: Any, l_dis: list[int], l_obs: list[int]) -> None:
 
 
 def _annotate(ax: Any, values: np.ndarray, fontsize: float = 6.0) -> None:
-    if values.shape[0] * values.shape[1] > 200:
+    if values.shape[0] * values.shape[1] > 160:
         return
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
@@ -201,7 +202,7 @@ def heatmap_figure(table: pd.DataFrame, title: str | None = None) -> Any:
             ax.set_title(f"{det}: OIPR {metric}" if nd > 1 else f"OIPR {metric}", fontsize=9)
     row0 = table.iloc[0]
     sup = title or "OIPR parameter sweep"
-    fig.suptitle(f"{sup}  (b_dur={row0['b_dur']:g}, {row0['attenuation']} attenuation; square: l_dis=5, l_obs=20)",
+    fig.suptitle(f"{sup}  (b_dur={row0['b_dur']:g}, {row0['attenuation']} attenuation{_setting_note(l_dis, l_obs)})",
                  fontsize=10, x=0.01, ha="left")
     fig.tight_layout(rect=(0, 0, 0.93, 0.95))
     cax = fig.add_axes((0.945, 0.12, 0.015, 0.76))
@@ -239,21 +240,22 @@ def ranking_figure(table: pd.DataFrame, title: str | None = None) -> Any:
     cell_w = max(2.6, min(4.6, 0.3 * len(l_obs) + 0.8))
     cell_h = max(2.2, min(4.0, 0.25 * len(l_dis) + 1.0))
     fig, axes = plt.subplots(1, n + 1, figsize=((n + 1) * cell_w + 0.6, cell_h + 1.1), squeeze=False)
+    image = None
     for k, det in enumerate(detectors):
         values, _, _ = _grid(table, det, "f1")
         ax = axes[0, k]
-        ax.imshow(values, origin="lower", aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0, interpolation="nearest")
+        image = ax.imshow(values, origin="lower", aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0, interpolation="nearest")
         _axes_ticks(ax, l_dis, l_obs, 7)
         _mark_setting(ax, l_dis, l_obs)
         ax.set_title(f"F1: {det}", fontsize=9, color=colors[k])
     ax = axes[0, n]
     ax.imshow(codes, origin="lower", aspect="auto", cmap=ListedColormap(colors), vmin=-0.5, vmax=n + 0.5,
               interpolation="nearest")
-    if codes.size <= 200:
+    if codes.size <= 160:
         for i in range(codes.shape[0]):
             for j in range(codes.shape[1]):
                 if np.isfinite(margins[i, j]) and codes[i, j] != n:
-                    ax.text(j, i, f"+{margins[i, j]:.2f}", ha="center", va="center", fontsize=5.5, color="white")
+                    ax.text(j, i, f"+{margins[i, j]:.3f}".replace("0.", ".", 1), ha="center", va="center", fontsize=5.5, color="white")
     _axes_ticks(ax, l_dis, l_obs, 7)
     _mark_setting(ax, l_dis, l_obs)
     ax.set_title("best F1 (cell: margin over runner-up)", fontsize=9)
@@ -263,6 +265,16 @@ def ranking_figure(table: pd.DataFrame, title: str | None = None) -> Any:
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     row0 = table.iloc[0]
     sup = title or "OIPR ranking sweep"
-    fig.suptitle(f"{sup}  (b_dur={row0['b_dur']:g}, {row0['attenuation']} attenuation)", fontsize=10, x=0.01, ha="left")
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    fig.suptitle(f"{sup}  (b_dur={row0['b_dur']:g}, {row0['attenuation']} attenuation{_setting_note(l_dis, l_obs)})",
+                 fontsize=10, x=0.01, ha="left")
+    fig.tight_layout(rect=(0, 0.1, 1, 0.93))
+    cax = fig.add_axes((0.06, 0.03, 0.3, 0.025))
+    bar = fig.colorbar(image, cax=cax, orientation="horizontal")
+    bar.ax.tick_params(labelsize=7)
+    bar.set_label("OIPR F1", fontsize=8)
     return fig
+
+
+def _setting_note(l_dis: list[int], l_obs: list[int]) -> str:
+    d, o = PAPER_SETTING
+    return f"; square: l_dis={d}, l_obs={o}" if d in l_dis and o in l_obs else ""
