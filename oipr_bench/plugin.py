@@ -1,1 +1,389 @@
-"""pytest plugin entry point (registered through ``pytest11``); inert unless ``--evaluator`` is given."""
+"""pytest plugin: ``pytest --evaluator=pkg.mod:Name`` audits an evaluator.
+
+Registered through the ``pytest11`` entry point and completely inert unless
+``--evaluator`` is given (no items, no summary; this module imports nothing
+but pytest, which is already loaded).  With ``--evaluator`` it adds, after the
+user's own tests, items with stable ids usable with ``-k``:
+
+- ``case[<scenario>/<case>]``: the evaluator on one case (all runs of a random
+  case); fails on a broken result, errors when the worker process died;
+- ``sanity[<name>]``: perfect prediction, determinism, no mutation, bool/int
+  inputs, F1 as the harmonic mean;
+- ``characteristic[<name>]``: the ten characteristics, derived by
+  :mod:`oipr_bench.characteristics` and compared with the expected profile
+  (declared deviations are xfail; an unexpected pass is XPASS);
+- ``reference[<scenario>/<case>]`` with ``--reference=NAME``.
+
+Results are computed lazily and cached per process; every item ships its
+result on its report, so the terminal summary and ``--oipr-report`` are built
+on the controller, also under pytest-xdist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+_STATE = pytest.StashKey["_PluginState"]()
+
+_SANITY = ("perfect", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("oipr-bench", "oipr-bench: audit a time-series anomaly detection evaluator")
+    group.addoption(
+        "--evaluator",
+        metavar="SPEC",
+        default=None,
+        help="evaluator to audit: a built-in name (OIPR, PA, ...), pkg.mod:Name, pkg.mod.Name or file.py:Name",
+    )
+    group.addoption(
+        "--evaluator-param",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="parameter for the evaluator (repeatable; values parsed as JSON where they parse)",
+    )
+    group.addoption("--reference", metavar="NAME", default=None, help="compare every case with this built-in evaluator's reference values")
+    group.addoption("--reference-param", metavar="KEY=VALUE", action="append", default=[], help="parameter for --reference (repeatable)")
+    group.addoption(
+        "--against",
+        choices=("reference", "paper"),
+        default="reference",
+        help="reference: our reference values (--tolerance); paper: the paper's Table A1 (5e-5; 3 standard errors on random cases)",
+    )
+    group.addoption("--tolerance", type=float, default=1e-9, help="absolute tolerance of the reference comparison (default 1e-9)")
+    group.addoption(
+        "--expect",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)",
+    )
+    group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
+    group.addoption(
+        "--strict-expectations",
+        action="store_true",
+        default=False,
+        help="a declared deviation that does not occur (XPASS) fails",
+    )
+    group.addoption("--oipr-report", metavar="PATH", default=None, help="write the profile as a JSON report (atomically)")
+    group.addoption("--oipr-html", metavar="PATH", default=None, help="write an HTML report with pictures (needs matplotlib)")
+    group.addoption(
+        "--oipr-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="end any single evaluator call after SECONDS (runs calls in a worker process)",
+    )
+    group.addoption(
+        "--oipr-isolate",
+        action="store_true",
+        default=False,
+        help="run every evaluator call in a worker process (survives segfaults and os._exit)",
+    )
+
+
+class _PluginState:
+    """Per-process state: the audit session, and the results gathered from reports."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        from .errors import OiprBenchError
+        from .profiles import AuditSession, expectations_from, load_expect_file
+        from .resolve import parse_params, resolve
+
+        opt = config.option
+        try:
+            params = parse_params(opt.evaluator_param, option="--evaluator-param")
+            ref_params = parse_params(opt.reference_param, option="--reference-param")
+            if ref_params and not opt.reference:
+                raise OiprBenchError("--reference-param needs --reference")
+            resolved = resolve(opt.evaluator, params)
+            declared = load_expect_file(opt.expect_file) if opt.expect_file else {}
+            declared.update(expectations_from(opt.expect, "--expect"))
+            self.session = AuditSession(
+                resolved,
+                expectations=declared,
+                timeout=opt.oipr_timeout,
+                isolate=opt.oipr_isolate,
+                reference=opt.reference,
+                reference_params=ref_params,
+                against=opt.against,
+                tolerance=opt.tolerance,
+            )
+            self.case_ids = list(self.session.cases)
+        except (OiprBenchError, ValueError, OSError) as exc:
+            raise pytest.UsageError(f"oipr-bench: {exc}") from None
+        self.strict = bool(opt.strict_expectations)
+        self.gathered: dict[str, dict[str, dict[str, Any]]] = {"case": {}, "characteristic": {}, "sanity": {}, "reference": {}}
+        self.shipped_cases: set[str] = set()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Gather the results an item shipped on its report (on the xdist controller too)."""
+        payload = getattr(report, "oipr_bench", None)
+        if not payload:
+            return
+        for kind, key, data in payload.get("results", ()):
+            self.gathered.setdefault(kind, {})[key] = data
+
+    def build_profile(self) -> Any:
+        from .profiles import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
+
+        base = self.session.profile()
+        g = self.gathered
+        return Profile(
+            evaluator=base.evaluator,
+            params=base.params,
+            case_results={c: CaseResult.from_dict(g["case"][c]) for c in self.case_ids if c in g["case"]},
+            characteristic_results={
+                n: CharacteristicResult.from_dict(g["characteristic"][n])
+                for n in _characteristic_names()
+                if n in g["characteristic"]
+            },
+            sanity_results={n: SanityResult.from_dict(g["sanity"][n]) for n in _SANITY if n in g["sanity"]},
+            reference_results={c: ReferenceResult.from_dict(g["reference"][c]) for c in self.case_ids if c in g["reference"]},
+            reference=base.reference,
+            options=base.options,
+            package_version=base.package_version,
+            dataset_version=base.dataset_version,
+        )
+
+
+def _characteristic_names() -> tuple[str, ...]:
+    from .characteristics import CHARACTERISTICS
+
+    return CHARACTERISTICS
+
+
+def _state(config: pytest.Config) -> _PluginState | None:
+    return config.stash.get(_STATE, None)
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("evaluator", None):
+        return
+    state = _PluginState(config)
+    config.stash[_STATE] = state
+    config.pluginmanager.register(state, "oipr-bench-state")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = _state(config)
+    if state is not None:
+        state.session.close()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    state = _state(config)
+    if state is None:
+        return None
+    r = state.session.resolved
+    params = ", ".join(f"{k}={v!r}" for k, v in r.params.items()) or "none"
+    return [f"oipr-bench: auditing {r.name} (parameters: {params}) on {len(state.case_ids)} cases"]
+
+
+# -- items ---------------------------------------------------------------------------------------
+
+
+class OiprCheckFailed(Exception):
+    """An oipr-bench item failed; the message is the whole report."""
+
+
+class DeclaredDeviation(Exception):
+    """A characteristic shows the deviation the user declared (reported as xfail)."""
+
+
+class OiprCollector(pytest.Collector):
+    """Parent node of the oipr-bench items (node id ``oipr-bench``)."""
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class OiprItem(pytest.Item):
+    """One oipr-bench check: ``case``, ``sanity``, ``characteristic`` or ``reference``."""
+
+    def __init__(self, *, kind: str, key: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind = kind
+        self.key = key
+        self._payload: list[tuple[str, str, dict[str, Any]]] = []
+
+    @property
+    def state(self) -> _PluginState:
+        state = _state(self.config)
+        assert state is not None
+        return state
+
+    def _ship(self, kind: str, key: str, data: dict[str, Any]) -> None:
+        """Queue results (and any newly computed case results) for this item's report."""
+        state = self.state
+        self._payload.append((kind, key, data))
+        for cid, res in list(state.session._case_results.items()):
+            if cid not in state.shipped_cases:
+                state.shipped_cases.add(cid)
+                self._payload.append(("case", cid, res.to_dict()))
+
+    def take_payload(self) -> dict[str, Any] | None:
+        if not self._payload:
+            return None
+        out = {"results": [list(p) for p in self._payload]}
+        self._payload = []
+        return out
+
+    def setup(self) -> None:
+        if self.kind != "case":
+            return
+        res = self.state.session.case_result(self.key)
+        self._ship("case", self.key, res.to_dict())
+        if res.status == "crashed":
+            raise OiprCheckFailed(f"case {self.key}: {res.message}")
+
+    def runtest(self) -> None:
+        getattr(self, f"_run_{self.kind}")()
+
+    def _run_case(self) -> None:
+        res = self.state.session.case_result(self.key)
+        if not res.ok:
+            msg = f"case {self.key}: {res.status}: {res.message}"
+            if res.detail:
+                msg += "\n\n" + res.detail.rstrip()
+            raise OiprCheckFailed(msg)
+
+    def _run_sanity(self) -> None:
+        res = self.state.session.sanity_result(self.key)
+        self._ship("sanity", self.key, res.to_dict())
+        if res.status != "passed":
+            raise OiprCheckFailed(f"sanity check {self.key} failed: {res.message}")
+
+    def _run_characteristic(self) -> None:
+        res = self.state.session.characteristic_result(self.key)
+        self._ship("characteristic", self.key, res.to_dict())
+        exp = res.expectation
+        if res.status == "undetermined":
+            pytest.skip(f"{self.key} cannot be determined: {res.message}")
+        lines = [f"{self.key}: observed {res.observed}, expected {exp.describe()}"]
+        if res.finding is not None:
+            lines.append(f"evidence: {res.finding.explanation}")
+            lines += [f"  {k} = {v:.6g}" for k, v in res.finding.numbers.items()]
+        if res.status == "deviation":
+            raise DeclaredDeviation("\n".join(lines))
+        if res.status == "failed":
+            if not exp.deviation:
+                lines.append(f"(declare the deviation with --expect {self.key}={res.observed} if it is intended)")
+            raise OiprCheckFailed("\n".join(lines))
+
+    def _run_reference(self) -> None:
+        res = self.state.session.reference_result(self.key)
+        self._ship("reference", self.key, res.to_dict())
+        if res.status != "passed":
+            raise OiprCheckFailed(f"reference {self.key}: {res.message}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, (OiprCheckFailed, DeclaredDeviation)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, None, f"{self.kind}[{self.key}]"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    state = _state(config)
+    if state is None:
+        return
+    parent = OiprCollector.from_parent(session, name="oipr-bench", nodeid="oipr-bench")
+    new: list[OiprItem] = []
+
+    def add(kind: str, key: str) -> OiprItem:
+        item = OiprItem.from_parent(parent, name=f"{kind}[{key}]", kind=kind, key=key)
+        new.append(item)
+        return item
+
+    for cid in state.case_ids:
+        add("case", cid)
+    for name in _SANITY:
+        add("sanity", name)
+    for name in _characteristic_names():
+        item = add("characteristic", name)
+        exp = state.session.expectations[name]
+        if exp.deviation:
+            reason = f"declared deviation: {name} = {' or '.join(exp.values)} ({exp.source})"
+            if exp.reason:
+                reason += f": {exp.reason}"
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=state.strict, raises=DeclaredDeviation))
+    if state.session.reference is not None:
+        for cid in state.case_ids:
+            add("reference", cid)
+    items.extend(new)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    outcome = yield
+    if isinstance(item, OiprItem):
+        payload = item.take_payload()
+        if payload is not None:
+            outcome.get_result().oipr_bench = payload
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    state = _state(config)
+    if state is None or _is_worker(config):
+        return
+    if config.option.oipr_report or config.option.oipr_html:
+        state.written = []  # type: ignore[attr-defined]
+        state.write_errors = []  # type: ignore[attr-defined]
+        try:
+            profile = state.build_profile()
+        except Exception as exc:  # never turn a finished run into an internal error
+            state.write_errors.append(f"could not build the profile: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
+            return
+        if config.option.oipr_report:
+            try:
+                from .io import atomic_write_text
+
+                path = atomic_write_text(config.option.oipr_report, profile.to_json())
+                state.written.append(f"JSON report written to {path}")  # type: ignore[attr-defined]
+            except (OSError, ValueError) as exc:
+                state.write_errors.append(f"--oipr-report: cannot write {config.option.oipr_report}: {exc}")  # type: ignore[attr-defined]
+        if config.option.oipr_html:
+            try:
+                from .html_report import write_report
+            except ImportError as exc:
+                state.write_errors.append(  # type: ignore[attr-defined]
+                    f"--oipr-html needs matplotlib and oipr_bench.html_report ({exc}); install oipr-bench[plot]"
+                )
+            else:
+                try:
+                    write_report(profile, config.option.oipr_html)
+                    state.written.append(f"HTML report written to {config.option.oipr_html}")  # type: ignore[attr-defined]
+                except Exception as exc:
+                    state.write_errors.append(f"--oipr-html: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = _state(config)
+    if state is None or _is_worker(config):
+        return
+    tr = terminalreporter
+    try:
+        from .profiles import render
+
+        profile = state.build_profile()
+        tr.write_sep("=", f"oipr-bench profile: {profile.evaluator}")
+        for line in render(profile).rstrip("\n").split("\n"):
+            tr.write_line(line)
+    except Exception as exc:  # never an internal error at the very end
+        tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
+    for line in getattr(state, "written", []):
+        tr.write_line(f"oipr-bench: {line}")
+    for line in getattr(state, "write_errors", []):
+        tr.write_line(f"oipr-bench: ERROR: {line}", red=True)
