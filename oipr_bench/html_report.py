@@ -90,6 +90,10 @@ class ReportData:
         The evaluator's score per case id.
     meta : dict of str to str
         Versions and other facts shown in the header.
+    errors : dict of str to str
+        Case id -> what went wrong, for cases where the evaluator failed.
+    sanity : list of (name, status, message)
+        The sanity checks, when the profile has them.
     """
 
     evaluator: str
@@ -97,6 +101,8 @@ class ReportData:
     rows: list[CharacteristicRow]
     scores: dict[str, tuple[float, float, float]]
     meta: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    sanity: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------
@@ -145,11 +151,22 @@ def _case_scores(raw: Any) -> dict[str, tuple[float, float, float]]:
         return out
     for record in raw:
         record = dict(record)
-        case_id = record.get("id") or record.get("case_id") or record.get("case")
+        case_id = record.get("case_id") or record.get("id") or record.get("case")
         if isinstance(record.get("score"), Mapping):
             record = {**record, **record["score"]}
-        if case_id is not None:
+        if case_id is not None and record.get("status", "ok") == "ok":
             out[str(case_id)] = _score_triple(record)
+    return out
+
+
+def _case_errors(raw: Any) -> dict[str, str]:
+    if not isinstance(raw, (list, tuple)):
+        return {}
+    out = {}
+    for record in raw:
+        if isinstance(record, Mapping) and record.get("status", "ok") != "ok":
+            case_id = record.get("case_id") or record.get("id")
+            out[str(case_id)] = f"{record.get('status')}: {record.get('message', '')}".strip()
     return out
 
 
@@ -170,15 +187,20 @@ def _rows(raw: Any) -> list[CharacteristicRow]:
         if isinstance(expected, str):
             expected = (expected,)
         numbers = evidence.get("numbers", entry.get("numbers", {})) or {}
+        observed = entry.get("observed", entry.get("value"))
+        reason = str(entry.get("expectation_reason", entry.get("reason", "")) or "")
+        source = str(entry.get("expectation_source", "") or "")
+        if source and source != "default":
+            reason = f"declared by {source}" + (f": {reason}" if reason else "")
         rows.append(CharacteristicRow(
             name=name,
-            observed=str(entry.get("observed", entry.get("value", ""))),
+            observed="undetermined" if observed is None else str(observed),
             expected=tuple(str(e) for e in expected),
             status=str(entry.get("status", "")),
-            explanation=str(evidence.get("explanation", entry.get("explanation", ""))),
+            explanation=str(evidence.get("explanation") or entry.get("explanation") or entry.get("message") or ""),
             cases=tuple(str(c) for c in (evidence.get("cases", entry.get("cases", ())) or ())),
             numbers={str(k): _float(v) for k, v in numbers.items()},
-            reason=str(entry.get("reason", "") or ""),
+            reason=reason,
         ))
     order = {name: k for k, name in enumerate(BENEFICIAL + MISLEADING)}
     rows.sort(key=lambda r: order.get(r.name, len(order)))
@@ -198,14 +220,16 @@ def report_data(profile: Any) -> ReportData:
     cases_raw = data.get("cases", data.get("scores"))
     if cases_raw is None and hasattr(profile, "cases"):
         cases_raw = profile.cases
-    meta = {}
-    for key in ("package_version", "dataset_version", "oipr_bench_version", "versions"):
-        value = data.get(key)
-        if isinstance(value, Mapping):
-            meta.update({str(k): str(v) for k, v in value.items()})
-        elif value is not None:
-            meta[key] = str(value)
-    return ReportData(name, params, _rows(data.get("characteristics", {})), _case_scores(cases_raw), meta)
+    meta: dict[str, str] = {}
+    dataset = data.get("dataset")
+    if isinstance(dataset, Mapping) and dataset.get("version"):
+        meta["dataset"] = str(dataset["version"])
+    elif data.get("dataset_version"):
+        meta["dataset"] = str(data["dataset_version"])
+    sanity = [(str(x.get("name")), str(x.get("status")), str(x.get("message", "") or ""))
+              for x in (data.get("sanity") or []) if isinstance(x, Mapping)]
+    return ReportData(name, params, _rows(data.get("characteristics", {})), _case_scores(cases_raw), meta,
+                      _case_errors(cases_raw), sanity)
 
 
 # ---------------------------------------------------------------------------
@@ -279,16 +303,21 @@ def thumbnail_svg(y_true: np.ndarray, y_pred: np.ndarray, width: int = 290, labe
 
 
 _STATUS_CLASS = {
-    "pass": "ok", "passed": "ok", "ok": "ok", "as expected": "ok",
-    "fail": "bad", "failed": "bad", "unexpected": "bad",
-    "xfail": "dev", "expected deviation": "dev", "expected_deviation": "dev", "deviation": "dev",
-    "xpass": "warn", "unexpected pass": "warn", "unexpected_pass": "warn",
+    "pass": "ok", "passed": "ok", "ok": "ok",
+    "fail": "bad", "failed": "bad", "undetermined": "bad",
+    "xfail": "dev", "deviation": "dev",
+    "xpass": "warn", "unexpected_pass": "warn",
+}
+_STATUS_TEXT = {
+    "passed": "as expected", "failed": "FAILED", "undetermined": "undetermined",
+    "deviation": "declared deviation", "unexpected_pass": "unexpected pass", "not_run": "not run",
 }
 
 
 def _status_cell(status: str) -> str:
-    cls = _STATUS_CLASS.get(status.strip().lower(), "neutral")
-    return f'<span class="chip {cls}">{_e(status or "-")}</span>'
+    key = status.strip().lower()
+    cls = _STATUS_CLASS.get(key, "neutral")
+    return f'<span class="chip {cls}">{_e(_STATUS_TEXT.get(key, status or "-"))}</span>'
 
 
 def _value_chip(value: str, kind: str) -> str:
@@ -342,6 +371,9 @@ svg.thumb{display:block;margin:4px 0}
 .scores td small{display:block;color:var(--muted);font-size:10.5px}
 .scores th.you,.scores td.you{background:#eef4ff}
 .scores tr.scen td{background:#f7f8fa;font-weight:600;color:#344054;font-size:12px}
+.scores td.err b{color:#b42318}
+.sanity{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}
+.sanity div{background:#fff;border:1px solid var(--line);border-radius:6px;padding:4px 10px;font-size:12.5px}
 .scroll{overflow-x:auto;border:1px solid var(--line);border-radius:8px}
 .legend{font-size:12px;color:var(--muted)}
 .legend i{display:inline-block;width:14px;height:9px;margin:0 4px 0 10px;vertical-align:middle}
@@ -419,9 +451,27 @@ def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str,
             return f'<td class="num f1 {cls}"><b>{_num(f)}</b><small>{_num(p, 3)} / {_num(r, 3)}</small></td>'
 
         runs = "" if len(case.predictions) == 1 else f" <small>(mean of {len(case.predictions)} runs)</small>"
-        out.append(f"<tr><td><code>{_e(case.id)}</code>{runs}</td>" + cell(data.scores.get(case.id), "you")
+        if case.id in data.errors:
+            mine = f'<td class="num you err" title="{_e(data.errors[case.id])}"><b>error</b><small>{_e(data.errors[case.id][:60])}</small></td>'
+        else:
+            mine = cell(data.scores.get(case.id), "you")
+        out.append(f"<tr><td><code>{_e(case.id)}</code>{runs}</td>" + mine
                    + "".join(cell(builtins[n].get(case.id)) for n in names) + "</tr>")
     out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def _sanity(data: ReportData) -> str:
+    if not data.sanity and not data.errors:
+        return ""
+    out = ['<h3 style="margin-top:18px">Sanity checks</h3><div class="sanity">']
+    for name, status, message in data.sanity:
+        out.append(f"<div><code>{_e(name)}</code> {_status_cell(status)}"
+                   + (f" {_e(message)}" if message else "") + "</div>")
+    if data.errors:
+        out.append(f'<div><b>{len(data.errors)}</b> case(s) where the evaluator failed: '
+                   + ", ".join(f"<code>{_e(c)}</code>" for c in data.errors) + "</div>")
+    out.append("</div>")
     return "".join(out)
 
 
@@ -463,6 +513,7 @@ def render_report(profile: Any, title: str | None = None) -> str:
         '<p class="sub">The evaluator\'s row of the paper\'s Table 5, plus Table A1\'s two overestimation markers. '
         "Click a characteristic for its evidence.</p>",
         _profile_table(rows),
+        _sanity(data),
         "<h2>Evidence</h2>",
         '<p class="legend">Thumbnails: <i style="background:var(--gt)"></i>ground truth '
         '<i style="background:var(--pred)"></i>prediction, over the whole series.</p>',

@@ -1,0 +1,47 @@
+"""``oipr-bench report``: audit an evaluator and write one self-contained HTML page.
+
+``oipr-bench report pkg.mod:Name -o report.html`` runs the same audit as
+``oipr-bench audit`` (a built-in name such as ``OIPR`` works too) and writes
+the profile table, the evidence with case thumbnails and the scores next to
+the seven built-in evaluators into one HTML file with nothing to download.
+matplotlib is not needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``report`` sub-command."""
+    parser = subparsers.add_parser("report", help="audit an evaluator into one self-contained HTML page",
+                                   description=__doc__.split("\n\n")[1].replace("\n", " "))
+    parser.add_argument("evaluator", metavar="EVALUATOR",
+                        help="pkg.mod:Name, pkg.mod.Name, path/file.py:Name or a built-in name (OIPR, PA, ...)")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="evaluator parameter (repeatable; values parsed as JSON where they parse)")
+    parser.add_argument("--expect", action="append", default=[], metavar="NAME=VALUE",
+                        help="declared expected value of a characteristic (repeatable)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="per-call time limit")
+    parser.add_argument("--title", default=None, help="page heading (default: 'Evaluator audit: NAME')")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from ..html_report import write_report
+    from ..profiles import audit
+    from ..resolve import parse_params
+
+    if not str(args.output).lower().endswith((".html", ".htm")):
+        raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
+    params = parse_params(args.param, option="--param")
+    profile = audit(args.evaluator, expect=args.expect or None, timeout=args.timeout, params=params)
+    path = write_report(profile, args.output, title=args.title)
+    print(path)
+    failures = profile.failures()
+    if failures:
+        print(f"{len(failures)} problem(s): " + "; ".join(failures[:3]) + (" ..." if len(failures) > 3 else ""))
+    return 0
