@@ -1,0 +1,71 @@
+"""``oipr-bench audit``: the characteristic profile of an evaluator, without pytest.
+
+Exit code 0 when the profile matches the expectations (OIPR's row of Table 5
+unless deviations are declared) and nothing failed, 1 otherwise, 2 on a usage
+error (bad module path, bad ``--param``, unknown characteristic or value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..io import atomic_write_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``audit`` sub-command."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="profile an evaluator on the special-scenario dataset (Table 5 row, evidence, P/R/F1 per case)",
+        description="Run an evaluator on the 25 special-scenario cases, derive the ten characteristics of the "
+        "paper's Table 5 with their evidence, and compare them with the expected profile (OIPR's row unless "
+        "--expect declares deviations). Exit code 0 when everything is as expected, 1 otherwise.",
+    )
+    parser.add_argument("evaluator", help="a built-in name (OIPR, PA, ...), pkg.mod:Name, pkg.mod.Name or file.py:Name")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="evaluator parameter (repeatable; values parsed as JSON where they parse)")
+    parser.add_argument("--expect", action="append", default=[], metavar="NAME=VALUE",
+                        help="declare an expected characteristic value (repeatable)")
+    parser.add_argument("--expect-file", metavar="PATH", help="TOML or JSON file of characteristic = value declarations")
+    parser.add_argument("--reference", metavar="NAME", help="also compare every case with this built-in evaluator")
+    parser.add_argument("--reference-param", action="append", default=[], metavar="KEY=VALUE", help="parameter for --reference")
+    parser.add_argument("--against", choices=("reference", "paper"), default="reference",
+                        help="compare with our reference values or the paper's Table A1")
+    parser.add_argument("--tolerance", type=float, default=1e-9, help="tolerance of the reference comparison (default 1e-9)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
+    parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
+    parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
+    parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..profiles import AuditSession, expectations_from, load_expect_file
+    from ..resolve import parse_params, resolve
+
+    params = parse_params(args.param, option="--param")
+    ref_params = parse_params(args.reference_param, option="--reference-param")
+    resolved = resolve(args.evaluator, params)
+    declared = load_expect_file(args.expect_file) if args.expect_file else {}
+    declared.update(expectations_from(args.expect, "--expect"))
+    with AuditSession(
+        resolved,
+        expectations=declared,
+        timeout=args.timeout,
+        isolate=args.isolate,
+        reference=args.reference,
+        reference_params=ref_params,
+        against=args.against,
+        tolerance=args.tolerance,
+    ) as session:
+        profile = session.run_all()
+    text = profile.format(args.format)
+    if args.output:
+        atomic_write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
+    if args.format != "json":
+        for line in profile.failures():
+            print(f"oipr-bench audit: {line}", file=sys.stderr)
+    return 0 if profile.ok else 1
