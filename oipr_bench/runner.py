@@ -211,7 +211,12 @@ def call_evaluator(
 
 def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
     """Serve calls from the parent until the pipe closes (runs in the worker process)."""
+    import faulthandler
     import sys
+
+    # A forked worker inherits pytest's faulthandler, which would dump a traceback of the whole
+    # parent stack on a segfault; the parent reports the signal by name instead.
+    faulthandler.disable()
 
     while True:
         try:

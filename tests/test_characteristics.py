@@ -1,0 +1,130 @@
+"""The characteristic rules reproduce the paper's Table 5 (+ Table A1's overestimation markers).
+
+Two independent checks of the 70 cells: the rules applied to the paper's
+printed Table A1 values, and the rules applied to the scores our seven
+built-in evaluators compute (via :func:`oipr_bench.audit`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from oipr_bench import characteristics as ch
+from oipr_bench import paper
+from oipr_bench.evaluators import NAMES, Score
+from oipr_bench.scenarios import CHARACTERISTICS as DATASET_CHARACTERISTICS
+
+
+def _paper_observations(evaluator: str) -> ch.Observations:
+    t = paper.table_a1()
+    return ch.Observations(
+        scores={cid: row[evaluator] for cid, row in t.items()},
+        baseline={cid: row["PW"] for cid, row in t.items()},
+        # Appendix A: one long anomaly and six short ones.
+        true_events={"long_anomaly_effect/c1": 7},
+    )
+
+
+def test_names_match_the_dataset_and_the_paper_tables():
+    assert ch.CHARACTERISTICS == tuple(DATASET_CHARACTERISTICS)
+    assert set(ch.CHARACTERISTICS) == set(paper.table_5())
+    assert set(ch.RULES) == set(ch.VALUES) == set(ch.REQUIRED_CASES) == set(ch.CHARACTERISTICS)
+    for name, values in paper.table_5().items():
+        assert set(values.values()) <= set(ch.VALUES[name]), name
+
+
+def test_seventy_of_seventy_cells_from_the_paper_values():
+    expected = paper.table_5()
+    got = {ev: ch.derive_all(_paper_observations(ev)) for ev in NAMES}
+    mismatches = [(n, ev, got[ev][n].value, expected[n][ev]) for n in ch.CHARACTERISTICS for ev in NAMES
+                  if got[ev][n].value != expected[n][ev]]
+    assert mismatches == []
+    assert len(ch.CHARACTERISTICS) * len(NAMES) == 70
+
+
+@pytest.fixture(scope="module")
+def builtin_profiles():
+    from oipr_bench import audit
+
+    return {ev: audit(ev, sanity=False) for ev in NAMES}
+
+
+def test_seventy_of_seventy_cells_from_the_builtin_evaluators(builtin_profiles):
+    expected = paper.table_5()
+    cells = {(n, ev): builtin_profiles[ev].characteristics[n] for n in ch.CHARACTERISTICS for ev in NAMES}
+    mismatches = {k: (v, expected[k[0]][k[1]]) for k, v in cells.items() if v != expected[k[0]][k[1]]}
+    assert mismatches == {}
+    assert len(cells) == 70
+
+
+def test_oipr_matches_the_default_expected_profile(builtin_profiles):
+    prof = builtin_profiles["OIPR"]
+    assert prof.ok
+    assert all(r.status == "passed" for r in prof.characteristic_results.values())
+
+
+def test_evidence_names_the_cases_and_numbers(builtin_profiles):
+    f = builtin_profiles["PA%K"].evidence["existence_detection_reward"]
+    assert f.value == "piecewise"
+    assert f.cases == ("overlap_proportion/c1", "overlap_proportion/c2", "overlap_proportion/c3")
+    assert f.numbers["F1 overlap_proportion/c1"] == pytest.approx(0.0392, abs=5e-5)
+    assert f.numbers["PW F1 overlap_proportion/c3"] == pytest.approx(0.6842, abs=5e-5)
+    assert f.numbers["F1 overlap_proportion/c3"] == pytest.approx(1.0)
+    long = builtin_profiles["OIPR"].evidence["long_anomaly_misleading"]
+    assert long.value == "mitigated"
+    assert long.numbers["R long_anomaly_effect/c1"] == pytest.approx(0.2172, abs=5e-5)
+    assert long.numbers["equal-event share"] == pytest.approx(1 / 7)
+
+
+def _obs(**f1: float) -> ch.Observations:
+    return ch.Observations({k.replace("__", "/"): Score(1.0, 1.0, v) for k, v in f1.items()})
+
+
+@pytest.mark.parametrize(
+    "shifts, value",
+    [((0.0, 0.0), "no"), ((0.5, 0.0), "only_early"), ((0.0, 0.5), "only_delay"), ((0.2, 0.9), "yes")],
+)
+def test_ambiguous_labels_all_four_values(shifts, value):
+    obs = _obs(temporal_shifting__c1=shifts[0], temporal_shifting__c2=shifts[1])
+    assert ch.check_addressing_ambiguous_labels(obs).value == value
+
+
+@pytest.mark.parametrize(
+    "f1s, value",
+    [((0.1, 0.2, 0.5, 1.0), "yes"), ((0.1, 0.2, 1.0, 1.0), "piecewise"), ((1, 1, 1, 1), "no"), ((0.1, 0.3, 0.2, 1.0), "no")],
+)
+def test_overlap_awareness(f1s, value):
+    obs = _obs(**{f"overlap_proportion__c{i + 1}": v for i, v in enumerate(f1s)})
+    assert ch.check_overlap_proportion_awareness(obs).value == value
+
+
+def test_fragments_merging_threshold_is_relative():
+    at = ch.MERGING_FACTOR * 0.8
+    assert ch.check_fragments_merging(_obs(fragmented_fps__c1=at, fragmented_fps__c2=0.8, fragmented_fps__c3=0.9)).value == "yes"
+    above = at + 0.01
+    assert ch.check_fragments_merging(_obs(fragmented_fps__c1=above, fragmented_fps__c2=0.8, fragmented_fps__c3=0.9)).value == "no"
+
+
+def test_overestimation_level_and_nan():
+    obs = _obs(constant_detector__c2=ch.OVERESTIMATION_F1 + 0.01)
+    assert ch.check_all_one_overestimation(obs).value == "present"
+    obs = _obs(constant_detector__c2=math.nan)
+    assert ch.check_all_one_overestimation(obs).value == "absent"
+    obs = _obs(random_detector__c1=0.1, random_detector__c2=ch.OVERESTIMATION_F1)
+    assert ch.check_random_overestimation(obs).value == "absent"
+
+
+def test_missing_case_raises_keyerror():
+    with pytest.raises(KeyError, match="fragmented_fps/c1"):
+        ch.check_fragments_merging(ch.Observations({}))
+    with pytest.raises(KeyError, match="unknown characteristic"):
+        ch.derive("speed", ch.Observations({}))
+
+
+def test_finding_round_trips_through_dict():
+    f = ch.derive("random_overestimation", _paper_observations("AM"))
+    again = ch.Finding.from_dict(f.to_dict())
+    assert again == f
+    assert f.value == "present"
