@@ -528,6 +528,20 @@ def test_speed_at_a_million_points() -> None:
     assert best < 0.1, f"OIPR took {best:.3f} s at 10^6 points"
 
 
+@pytest.mark.parametrize("attenuation", ATTENUATIONS)
+@pytest.mark.parametrize("b_dur", [0.0, 0.5, 1.0])
+def test_long_merged_event_matches_the_oracle(attenuation: str, b_dur: float) -> None:
+    # Merged events far longer than 200 (l_dis + 1): the omega lookup table is cut where
+    # omega has settled at b_dur and longer distances reuse its last entry.
+    y = np.zeros(2500, dtype=np.int8)
+    y[3:1800] = 1
+    y[1810:1811] = 1  # merged into the long event (gap of 9 < l_obs)
+    y[2000:2480] = 1
+    fast = interest_curve(y, 1, 12, b_dur, attenuation)
+    slow = interest_curve_oracle(y.tolist(), 1, 12, b_dur, attenuation)
+    assert all(close(a, b) for a, b in zip(fast.tolist(), slow))
+
+
 def test_whole_series_event_is_handled() -> None:
     # One merged event spanning everything (constant detector): the omega table must
     # cover distances up to T + l_obs.

@@ -255,7 +255,7 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
 
     # Lookup tables: omega over 0..max distance from p_start, gamma over 0..l_obs.
     max_dist = int((starts - p_start + seg_len - 1).max())
-    omega_tab = _OMEGA[attenuation](np.arange(max_dist + 1), l_dis, b_dur)
+    omega_tab = _omega_table(max_dist, l_dis, b_dur, attenuation)
     gamma_tab = _GAMMA[attenuation](np.arange(l_obs + 1), l_obs)
 
     # gamma index: distance from the run's last 1 (0 inside the run).
@@ -264,8 +264,28 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
     values = gamma_tab[idx]
     # omega index: distance from the merged event's first 1.
     np.subtract(positions, np.repeat(p_start.astype(idx_dtype), seg_len), out=idx)
+    if omega_tab.size <= max_dist:  # the table stops where omega has settled at b_dur
+        np.minimum(idx, omega_tab.size - 1, out=idx)
     values *= omega_tab[idx]
     return _Sparse(positions, values, L)
+
+
+def _omega_table(max_dist: int, l_dis: int, b_dur: float, attenuation: str) -> np.ndarray:
+    """``omega(0..max_dist)``, or a shorter prefix whose last value is exactly ``b_dur``.
+
+    ``omega`` never increases and is bounded below by ``b_dur``; once a
+    computed value equals ``b_dur`` exactly, every later one does too (eqs. 3,
+    C.1 and C.3 in floating point), so distances past the table may be
+    clipped to its last entry.  This keeps the table short for events that
+    span most of a long series (sigmoid settles by ``~4.2 l_dis``, exp by
+    ``~162 l_dis`` even with ``b_dur = 0``, linear at ``l_dis``).
+    """
+    cap = 200 * (l_dis + 1)
+    if max_dist >= cap:
+        head = _OMEGA[attenuation](np.arange(cap), l_dis, b_dur)
+        if head[-1] == b_dur:
+            return head
+    return _OMEGA[attenuation](np.arange(max_dist + 1), l_dis, b_dur)
 
 
 def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
