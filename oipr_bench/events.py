@@ -31,12 +31,23 @@ def to_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> to_events(np.array([0, 1, 1, 0, 1]))
     (array([1, 4]), array([3, 5]))
     """
-    y = np.asarray(y)
-    padded = np.zeros(y.shape[0] + 2, dtype=np.int8)
-    padded[1:-1] = y != 0
-    diff = np.diff(padded)
-    starts = np.flatnonzero(diff == 1).astype(np.int64)
-    ends = np.flatnonzero(diff == -1).astype(np.int64)
+    b = np.asarray(y) != 0
+    if b.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy()
+    # A start is a 1 preceded by a 0 (or the series start); an end follows a 1
+    # succeeded by a 0 (or the series end).  Boolean neighbour comparisons are
+    # several times faster than np.diff on a padded integer copy.
+    rising = b[1:] & ~b[:-1]
+    falling = b[:-1] & ~b[1:]
+    starts = np.flatnonzero(rising) + 1
+    ends = np.flatnonzero(falling) + 1
+    if b[0]:
+        starts = np.concatenate(([0], starts))
+    if b[-1]:
+        ends = np.concatenate((ends, [b.shape[0]]))
+    starts = starts.astype(np.int64, copy=False)
+    ends = ends.astype(np.int64, copy=False)
     return starts, ends
 
 
