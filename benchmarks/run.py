@@ -29,9 +29,13 @@ and every measurement runs in a **fresh Python subprocess** that loads them:
 * the literal Algorithm 1 (:func:`oipr_bench.oracles.oipr.oipr_oracle`, a
   per-point Python loop) on the same pair, up to ``--literal-max``
   points (default 1e6), on plain Python lists (the conversion is not timed);
-  best of ``min(--repeat, 3)`` calls (no warm-up needed: it allocates
-  nothing to cache); OIPR's speed ratio is literal best time / OIPR best
-  time from the same run.
+  best of ``min(--repeat, 3)`` calls; in the same subprocess the vectorised
+  OIPR is timed interleaved with it (3 calls after each literal call), and
+  OIPR's speed ratio is literal best time / vectorised best time from that
+  process, so that both see the same machine load (on a busy machine a
+  milliseconds-long call dodges contention that a seconds-long loop cannot).
+  The ratio against OIPR's own row is printed as well, and the target is
+  judged on the lower of the two.
 
 Targets (issue 3): OIPR at 1e6 >= 100x faster than literal; every evaluator
 <= 0.1 s at 1e6; OIPR at 1e7 <= 1 s and peak memory <= 1 GB.
@@ -130,12 +134,26 @@ def worker(name: str, data_dir: str, repeat: int) -> dict:
         t_list, p_list = y_true.tolist(), y_pred.tolist()
         gc.collect()
         base = _maxrss_bytes()
-        times = []
-        for _ in range(repeat):
+        from oipr_bench import evaluators
+
+        fast = evaluators.get("OIPR", l_dis=5, l_obs=20, b_dur=0.5, attenuation="sigmoid")
+        fast(y_true, y_pred)  # warm-up of the vectorised one
+        times, fast_times = [], []
+        for _ in range(repeat):  # interleaved, so both see the same machine load
             t0 = time.perf_counter()
             precision, recall = oipr_oracle(t_list, p_list, 5, 20, 0.5, "sigmoid")
             times.append(time.perf_counter() - t0)
-        return {"time": min(times), "rss": _maxrss_bytes() - base, "traced": None, "score": [precision, recall]}
+            for _ in range(3):
+                t0 = time.perf_counter()
+                fast(y_true, y_pred)
+                fast_times.append(time.perf_counter() - t0)
+        return {
+            "time": min(times),
+            "rss": _maxrss_bytes() - base,
+            "traced": None,
+            "score": [precision, recall],
+            "oipr_time_same_process": min(fast_times),
+        }
 
     from oipr_bench import evaluators
 
@@ -246,9 +264,11 @@ def main(argv: list[str] | None = None) -> int:
         fast, slow = by.get((n, "OIPR")), by.get((n, LITERAL))
         if fast and slow:
             agree = abs(fast["score"][0] - slow["score"][0]) < 1e-9 and abs(fast["score"][1] - slow["score"][1]) < 1e-9
+            same = slow["oipr_time_same_process"]
             print(
-                f"  N={n:>9}: literal {slow['time']:.3f} s, OIPR {fast['time']:.4f} s, "
-                f"ratio {slow['time'] / fast['time']:.0f}x (P/R agree: {'yes' if agree else 'NO'})"
+                f"  N={n:>9}: literal {slow['time']:.3f} s, OIPR {same:.4f} s (interleaved in one process), "
+                f"ratio {slow['time'] / same:.0f}x; vs OIPR's own row: {slow['time'] / fast['time']:.0f}x "
+                f"(P/R agree: {'yes' if agree else 'NO'})"
             )
 
     print()
@@ -260,10 +280,11 @@ def main(argv: list[str] | None = None) -> int:
         verdicts.append(ok)
         print(f"  [{state}] {label}: {detail}")
 
-    fast, slow = by.get((10**6, "OIPR")), by.get((10**6, LITERAL))
-    if fast and slow:
-        ratio = slow["time"] / fast["time"]
-        verdict("OIPR >= 100x faster than literal at 1e6", ratio >= 100, f"{ratio:.0f}x")
+    slow, fast = by.get((10**6, LITERAL)), by.get((10**6, "OIPR"))
+    if slow and fast:
+        # The more conservative of the two ratios (interleaved in one process, or OIPR's own fresh process).
+        ratio = slow["time"] / max(slow["oipr_time_same_process"], fast["time"])
+        verdict("OIPR >= 100x faster than literal at 1e6", ratio >= 100, f"{ratio:.0f}x (the lower of the two ratios)")
     else:
         verdict("OIPR >= 100x faster than literal at 1e6", None, "not measured (needs N=1e6)")
     at_1e6 = [r for r in records if r["n"] == 10**6 and r["evaluator"] in NAMES]
