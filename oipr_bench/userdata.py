@@ -186,7 +186,14 @@ def _parse_cells(p: Path, name: str, cells: np.ndarray) -> np.ndarray:
     return ones.astype(np.int8)
 
 
+def _magic(p: Path, n: int) -> bytes:
+    with open(p, "rb") as fh:
+        return fh.read(n)
+
+
 def _load_npy(p: Path) -> np.ndarray:
+    if _magic(p, 6) != b"\x93NUMPY":
+        raise SeriesFileError(p, "is not a .npy file (it lacks the NumPy header; save with numpy.save)")
     try:
         return np.load(p, allow_pickle=False)
     except ValueError as exc:
@@ -218,6 +225,8 @@ def _read_npy(p: Path) -> list[tuple[str, np.ndarray]]:
 
 
 def _read_npz(p: Path) -> list[tuple[str, np.ndarray]]:
+    if _magic(p, 4) != b"PK\x03\x04":
+        raise SeriesFileError(p, "is not a .npz archive (save with numpy.savez)")
     try:
         with np.load(p, allow_pickle=False) as archive:
             columns = [(name, archive[name]) for name in archive.files]

@@ -1,0 +1,185 @@
+"""The self-contained HTML audit report (oipr_bench.html_report and `oipr-bench report`)."""
+
+from __future__ import annotations
+
+import math
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from oipr_bench import characteristics, evaluators, paper, scenarios
+from oipr_bench.cli import main
+from oipr_bench.html_report import builtin_scores, report_data, thumbnail_svg, write_report
+from oipr_bench.profiles import audit
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+SVG_LEAVES = {"rect", "path", "line", "circle"}
+
+
+class Checker(HTMLParser):
+    """Collects tags, ids, attributes and text; checks that elements nest properly."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+        self.ids: set[str] = set()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if "id" in attrs:
+            if attrs["id"] in self.ids:
+                self.errors.append(f"duplicate id {attrs['id']}")
+            self.ids.add(attrs["id"])
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}> with open {self.stack[-3:]}")
+            return
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path: Path) -> Checker:
+    checker = Checker()
+    checker.feed(path.read_text(encoding="utf-8"))
+    checker.close()
+    assert not checker.errors, checker.errors[:5]
+    assert not checker.stack, f"unclosed elements {checker.stack}"
+    return checker
+
+
+@pytest.fixture(scope="module")
+def pa_report(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "pa.html"
+    write_report(audit("PA"), path)
+    return path
+
+
+def test_report_parses_and_is_self_contained(pa_report):
+    doc = parse(pa_report)
+    size = pa_report.stat().st_size
+    assert 20_000 < size < 1_500_000
+    tags = [t for t, _ in doc.tags]
+    assert "script" not in tags and "link" not in tags and "img" not in tags and "iframe" not in tags
+    for tag, attrs in doc.tags:
+        for key in ("src", "href"):
+            value = attrs.get(key) or ""
+            assert not value or value.startswith("#"), f"<{tag} {key}={value!r}> points outside the page"
+    assert "url(" not in pa_report.read_text()
+
+
+def test_report_has_every_characteristic_row_and_its_evidence(pa_report):
+    doc = parse(pa_report)
+    assert len(characteristics.CHARACTERISTICS) == 10
+    for name in characteristics.CHARACTERISTICS:
+        assert f"row-{name}" in doc.ids
+        assert "ev-" + name.replace("_", "-") in doc.ids
+    rows = [attrs for tag, attrs in doc.tags if tag == "tr" and attrs.get("id", "").startswith("row-")]
+    assert len(rows) == 10
+
+
+def test_report_profile_values_are_pa_s_table_5_row(pa_report):
+    text = " ".join(parse(pa_report).text)
+    profile = audit("PA")
+    # PA's Table 5 row: existence yes, overlap no, merging no (paper Table 5); random overestimation present (A1).
+    assert profile.characteristics["existence_detection_reward"] == "yes"
+    assert profile.characteristics["overlap_proportion_awareness"] == "no"
+    assert profile.characteristics["random_overestimation"] == "present"
+    for r in profile.characteristic_results.values():
+        assert r.finding.explanation in text
+
+
+def test_report_thumbnails_cover_the_evidence_cases(pa_report):
+    doc = parse(pa_report)
+    svgs = [attrs for tag, attrs in doc.tags if tag == "svg"]
+    needed = sum(len(characteristics.REQUIRED_CASES[n]) for n in characteristics.CHARACTERISTICS)
+    assert len(svgs) == needed
+    labels = {attrs.get("aria-label") for attrs in svgs}
+    assert {c for cases in characteristics.REQUIRED_CASES.values() for c in cases} == labels
+
+
+def test_report_score_table_has_the_seven_builtins_and_paper_values(pa_report):
+    text = pa_report.read_text()
+    headers = [h for h in evaluators.NAMES if f'<th class="num">{h}</th>' in text]
+    assert headers == list(evaluators.NAMES)
+    # Built-in scores: Table A1 within half a unit of the 4th printed decimal (random rows: means).
+    table = paper.table_a1()
+    got = builtin_scores()
+    for case_id, expected in [("random_detector/c2", "PA"), ("fragmented_tps/c3", "OIPR"), ("overlap_proportion/c1", "AM")]:
+        f1 = got[expected][case_id][2]
+        assert f1 == pytest.approx(table[case_id][expected].f1, abs=5e-5)
+        assert f"<b>{f1:.4f}</b>" in text
+    assert len(got) == 7 and all(len(v) == 25 for v in got.values())
+
+
+def test_report_from_dict_and_failed_cases(tmp_path):
+    def fragile(y_true, y_pred):
+        if len(y_true) == 1000:
+            raise RuntimeError("cannot handle long series")
+        return evaluators.get("PW")(y_true, y_pred)
+
+    profile = audit(fragile, expect={"fragments_merging": "no"})
+    path = write_report(profile.to_dict(), tmp_path / "sub" / "f.html", title="Fragile <test>")
+    doc = parse(path)
+    text = path.read_text()
+    assert "Fragile &lt;test&gt;" in text
+    assert "cannot handle long series" in text
+    assert "undetermined" in " ".join(doc.text)
+    data = report_data(profile)
+    assert "long_anomaly_effect/c1" in data.errors
+    assert "long_anomaly_effect/c1" not in data.scores
+    row = {r.name: r for r in data.rows}["fragments_merging"]
+    assert row.expected == ("no",) and row.status == "deviation"
+    assert [r.name for r in data.rows] == list(characteristics.CHARACTERISTICS)
+
+
+def test_report_data_minimal_dict():
+    data = report_data({
+        "evaluator": {"name": "X", "params": {"k": 1}},
+        "cases": [{"case_id": "fragmented_tps/c1", "precision": 0.5, "recall": None, "f1": 0.25}],
+        "characteristics": [{"name": "fragments_merging", "observed": "yes", "expected": ["yes"], "status": "passed"}],
+    })
+    assert data.evaluator == "X" and data.params == {"k": 1}
+    assert data.scores["fragmented_tps/c1"][0] == 0.5 and math.isnan(data.scores["fragmented_tps/c1"][1])
+    assert data.rows[0].kind == "beneficial"
+    with pytest.raises(TypeError, match="Profile"):
+        report_data(42)
+
+
+def test_thumbnail_svg_draws_every_event():
+    case = scenarios.get("fragmented_tps/c3")
+    svg = thumbnail_svg(case.y_true, case.y_pred, label=case.id)
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    rects = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") in ("#d62728", "#1f5fbf")]
+    # 1 ground-truth event + 7 predicted events (6 fragments and the false positive).
+    assert sum(r.get("fill") == "#d62728" for r in rects) == 1
+    assert sum(r.get("fill") == "#1f5fbf" for r in rects) == 7
+    assert all(float(r.get("width")) >= 1.5 for r in rects)
+
+
+def test_report_cli(tmp_path, capsys):
+    out = tmp_path / "oipr.html"
+    assert main(["report", "OIPR", "--param", "l_obs=20", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(out)
+    doc = parse(out)
+    assert "Evaluator audit: OIPR" in " ".join(doc.text)
+    assert main(["report", "OIPR", "-o", str(tmp_path / "x.txt")]) == 2
+    assert main(["report", "no_such_module_xyz:Eval", "-o", str(tmp_path / "y.html")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "must" not in err[0] and ".html" in err[0] and "no_such_module_xyz" in err[1]
+    assert not (tmp_path / "y.html").exists()
