@@ -1,7 +1,8 @@
 """``oipr-bench plot``: the scenario gallery and operator-interest curves.
 
 ``oipr-bench plot scenarios -o DIR``
-    One PNG and one SVG per scenario (the paper's Fig. A) and ``overview.png``.
+    One PNG and one SVG per scenario (the paper's Fig. A) and ``overview.png``
+    (``--format png`` for PNG only).
 ``oipr-bench plot interest (--case ID | --input FILE) -o FILE``
     The interest curves ``I`` and ``I_hat`` with TP/FP/FN areas (Figs. 3-5);
     PNG or SVG by the suffix of FILE.
@@ -91,6 +92,8 @@ def register(subparsers: Any) -> None:
                          description="Write one PNG and one SVG per scenario plus overview.png into DIR.")
     gal.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (created if missing)")
     gal.add_argument("--run", type=int, default=1, metavar="K", help="random-detector run to show (1-100, default 1)")
+    gal.add_argument("--format", type=_picture_formats, default=("png", "svg"), metavar="FMT",
+                     help="formats of the per-scenario pictures: png, svg or png,svg (default png,svg)")
     gal.set_defaults(func=run_scenarios)
 
     cur = sub.add_parser("interest", help="operator-interest curves with TP/FP/FN areas (paper Figs. 3-5)",
@@ -104,6 +107,13 @@ def register(subparsers: Any) -> None:
     cur.add_argument("--window", type=window_param, default=None, metavar="START:END",
                      help="time span to show (default: where either curve is non-zero)")
     cur.set_defaults(func=run_interest)
+
+
+def _picture_formats(text: str) -> tuple[str, ...]:
+    values = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
+    if not values or any(v not in ("png", "svg") for v in values):
+        raise argparse.ArgumentTypeError(f"expected png, svg or png,svg, got {text!r}")
+    return values
 
 
 def _no_picture(parser: argparse.ArgumentParser):
@@ -122,7 +132,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
     pyplot()  # fail fast, in one line, without matplotlib
     if args.run < 1:
         raise UsageError(f"--run must be 1 or more, got {args.run}")
-    for path in write_gallery(args.output, run=args.run - 1):
+    for path in write_gallery(args.output, formats=args.format, run=args.run - 1):
         print(path)
     return 0
 
