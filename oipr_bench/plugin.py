@@ -289,6 +289,12 @@ class OiprItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
+    def _repr_failure_py(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        # Used by pytest for errors in setup (a dead worker process): one clear message, no plugin traceback.
+        if isinstance(excinfo.value, OiprCheckFailed):
+            return str(excinfo.value)
+        return super()._repr_failure_py(excinfo, style=style)
+
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"{self.kind}[{self.key}]"
 
