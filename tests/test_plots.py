@@ -215,6 +215,7 @@ def test_plot_interest_input_file_and_random_run(tmp_path, capsys):
         (["--input", "OUT/none.csv", "-o", "OUT/x.png"], "no such file"),
         (["--case", "fragmented_tps/c2", "--b-dur", "2", "-o", "OUT/x.png"], "must lie in [0, 1]"),
         (["--case", "fragmented_tps/c2", "--l-obs", "-3", "-o", "OUT/x.png"], "must be non-negative"),
+        (["--case", "fragmented_tps/c2", "--window", "300:400", "-o", "OUT/x.png"], "shows nothing"),
     ],
 )
 def test_plot_interest_user_errors_exit_2_in_one_line(tmp_path, capsys, args, fragment):

@@ -84,7 +84,7 @@ def add_source(parser: argparse.ArgumentParser, many: bool) -> None:
 def register(subparsers: Any) -> None:
     """Add ``plot`` and its two sub-commands."""
     parser = subparsers.add_parser("plot", help="draw the scenario gallery or operator-interest curves",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0].replace("``", ""))
     sub = parser.add_subparsers(dest="picture", metavar="PICTURE", parser_class=type(parser))
     parser.set_defaults(func=_no_picture(parser))
 

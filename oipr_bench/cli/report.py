@@ -16,7 +16,7 @@ from typing import Any
 def register(subparsers: Any) -> None:
     """Add the ``report`` sub-command."""
     parser = subparsers.add_parser("report", help="audit an evaluator into one self-contained HTML page",
-                                   description=__doc__.split("\n\n")[1].replace("\n", " "))
+                                   description=__doc__.split("\n\n")[1].replace("\n", " ").replace("``", ""))
     parser.add_argument("evaluator", metavar="EVALUATOR",
                         help="pkg.mod:Name, pkg.mod.Name, path/file.py:Name or a built-in name (OIPR, PA, ...)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")

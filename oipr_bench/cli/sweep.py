@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     from ..plots.sweep import DEFAULT_L_DIS_GRID, DEFAULT_L_OBS_GRID
 
     parser = subparsers.add_parser("sweep", help="OIPR P/R/F1 over an l_dis x l_obs grid (heat maps + CSV)",
-                                   description=__doc__.split("\n\n")[0] + " " + __doc__.split("\n\n")[1])
+                                   description=(__doc__.split("\n\n")[0] + " " + __doc__.split("\n\n")[1]).replace("``", ""))
     add_source(parser, many=True)
     parser.add_argument("-o", "--output", required=True, metavar="PREFIX",
                         help="output prefix: writes PREFIX.csv, PREFIX.png (and PREFIX-ranking.*)")

@@ -115,9 +115,9 @@ def interest_figure(data: InterestData, title: str | None = None, window: tuple[
     n = int(data.curve_true.shape[0])
     T = int(data.y_true.shape[0])
     lo, hi = window if window is not None else auto_window(data)
+    if max(0, int(lo)) >= min(n, int(hi)):
+        raise ValueError(f"window [{lo}, {hi}) shows nothing: the curves span [0, {n}) (T + l_obs)")
     lo, hi = max(0, int(lo)), min(n, int(hi))
-    if hi <= lo:
-        raise ValueError(f"window [{lo}, {hi}) is empty; it must overlap [0, {n})")
 
     fig, (ax_ev, ax) = plt.subplots(2, 1, figsize=(8.0, 4.3), sharex=True,
                                     gridspec_kw={"height_ratios": [0.9, 4.0], "hspace": 0.08})
