@@ -15,6 +15,7 @@ Table 3 setting by default), ``__call__(y_true, y_pred)`` returns a
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -108,6 +109,15 @@ def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
         Unknown or invalid parameter (the message names the evaluator).
     """
     cls = info(name).load()
+    accepted = [
+        p.name
+        for p in inspect.signature(cls.__init__).parameters.values()
+        if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        known = ", ".join(accepted) if accepted else "none"
+        raise TypeError(f"{name}: unknown parameter(s) {', '.join(unknown)}; its parameters are: {known}")
     return cls(**params)
 
 
