@@ -13,12 +13,25 @@ from pathlib import Path
 from typing import Any
 
 
+def _target_mode(path: Path) -> int:
+    """The permission bits ``path`` should end up with after an atomic write."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically and return the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp creates the file with mode 0600; give the result the mode a
+        # plain open() would (or keep the mode of the file being replaced).
+        os.chmod(tmp, _target_mode(path))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
