@@ -305,3 +305,22 @@ def test_every_fixture_validates_against_its_schema():
     assert len(manifest["files"]) == 9
     for entry in manifest["files"]:
         Draft202012Validator(scenario_schema).validate(json.loads((folder / entry["path"]).read_text()))
+
+
+@pytest.mark.parametrize("length", [10**15, 2**70])
+def test_absurd_length_is_rejected_before_any_allocation(dataset, length):
+    edit(dataset, "overlap_proportion.json", lambda d: d["cases"][0].update(length=length))
+    err = load_error(dataset)
+    assert (err.case_id, err.json_path) == ("overlap_proportion/c1", "$.cases[0].length")
+
+
+def test_loader_caps_length_even_without_the_schema(monkeypatch, dataset):
+    from jsonschema import Draft202012Validator
+
+    from oipr_bench.scenarios import loader
+
+    permissive = Draft202012Validator({})
+    monkeypatch.setattr(loader, "_validator", lambda name: permissive)
+    edit(dataset, "overlap_proportion.json", lambda d: d["cases"][0].update(length=loader.MAX_LENGTH + 1))
+    err = load_error(dataset)
+    assert err.json_path == "$.cases[0].length" and "[1, 10000000]" in err.message

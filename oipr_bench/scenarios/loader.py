@@ -54,6 +54,10 @@ MANIFEST_NAME = "manifest.json"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
 MANIFEST_SCHEMA_FILE = "manifest.schema.json"
 
+#: Longest series a fixture may declare (the schema says the same); keeps a
+#: corrupt ``length`` from allocating absurd arrays.
+MAX_LENGTH = 10_000_000
+
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -330,9 +334,9 @@ def _parse_scenario_file(
             raise FixtureError(f"id must be {scenario + '/' + case['case']!r}", file=file, case_id=case_id,
                                json_path=_json_path(["cases", i, "id"]))
         length = case["length"]
-        if type(length) is not int:
-            raise FixtureError(f"length must be written as an integer, got {length!r}", file=file, case_id=case_id,
-                               json_path=_json_path(["cases", i, "length"]))
+        if type(length) is not int or not 1 <= length <= MAX_LENGTH:
+            raise FixtureError(f"length must be an integer in [1, {MAX_LENGTH}], got {length!r}", file=file,
+                               case_id=case_id, json_path=_json_path(["cases", i, "length"]))
         y_true = _events_to_array(case["y_true"], length, file=file, case_id=case_id, where=["cases", i, "y_true"])
         if "runs" in case:
             gen = case["generator"]
