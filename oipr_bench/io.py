@@ -29,13 +29,17 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        # mkstemp creates the file with mode 0600; give the result the mode a
-        # plain open() would (or keep the mode of the file being replaced).
-        os.chmod(tmp, _target_mode(path))
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(fd, "wb") as fh:  # from here on the file object owns (and closes) fd
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp creates the file with mode 0600; give the result the mode a
+        # plain open() would (or keep the mode of the file being replaced).
+        # Best effort: some filesystems (network shares, FUSE) refuse chmod.
+        try:
+            os.chmod(tmp, _target_mode(path))
+        except OSError:
+            pass
         os.replace(tmp, path)
     except BaseException:
         try:
