@@ -195,11 +195,4 @@ def write_dataset(out_dir: str | os.PathLike[str]) -> list[Path]:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"--out {out} exists and is not a directory")
-    umask = os.umask(0)
-    os.umask(umask)
-    written = []
-    for name, text in build_documents().items():
-        path = atomic_write_text(out / name, text)
-        os.chmod(path, 0o666 & ~umask)  # a temp file is created 0600; give the data the usual mode
-        written.append(path)
-    return written
+    return [atomic_write_text(out / name, text) for name, text in build_documents().items()]
