@@ -235,3 +235,21 @@ def test_render_rejects_unknown_format(a1_result):
         reproduce.render(a1_result, "xml")
     with pytest.raises(ValueError, match="unknown table"):
         reproduce.reproduce("Z9")
+
+
+@pytest.mark.parametrize("table", ["A1", "C1", "C2"])
+def test_readme_tables_are_the_generated_ones(table):
+    """The README's reproduction section shows exactly what `oipr-bench reproduce --format markdown` prints."""
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    if not readme.is_file():
+        pytest.skip("README.md not available (not a source checkout)")
+    text = readme.read_text(encoding="utf-8")
+    start, end = "<!-- section: reproduction -->", "<!-- /section: reproduction -->"
+    section = text[text.index(start) : text.index(end)]
+    generated = reproduce.render(reproduce.reproduce(table), "markdown")
+    table_lines = [line for line in generated.splitlines() if line.startswith("|")]
+    assert "\n".join(table_lines) in section, f"README Table {table} is stale: regenerate it with `oipr-bench reproduce --table {table} --format markdown`"
+    summary = next(line for line in generated.splitlines() if line.startswith("**Table"))
+    assert summary in section
