@@ -60,6 +60,7 @@ __all__ = [
     "compute_score",
     "compute_values",
     "compute_c1",
+    "case_row",
     "reference_values",
     "build_documents",
     "write_reference",
@@ -229,9 +230,13 @@ def _dataset_version() -> str:
     return str(scenarios.DATASET_VERSION)
 
 
-def _case_row(case_id: str) -> str:
-    scenario, _, label = case_id.partition("/")
-    return f"{scenario.replace('_', ' ')} {label}"
+def case_row(case_id: str, label: str | None = None) -> str:
+    """How the paper's tables name the row of ``case_id``: ``"overlap proportion c1"``.
+
+    ``label`` overrides the case label (Table A1 prints the second sparse-anomalies row as "c1").
+    """
+    scenario, _, case_label = case_id.partition("/")
+    return f"{scenario.replace('_', ' ')} {label or case_label}"
 
 
 def _scores_document(name: str, cases: list[Any]) -> dict[str, Any]:
@@ -241,7 +246,6 @@ def _scores_document(name: str, cases: list[Any]) -> dict[str, Any]:
     for case in cases:
         value = evaluate_case(evaluator, case)
         printed = a1[case.id][name]
-        row_label = paper.row_label(case.id)
         rows.append(
             {
                 "case_id": case.id,
@@ -253,7 +257,7 @@ def _scores_document(name: str, cases: list[Any]) -> dict[str, Any]:
                 else {m: [_num(run[i]) for run in value.runs] for i, m in enumerate(_METRICS)},
                 "paper": {
                     "table": "A1",
-                    "row": f"{case.id.split('/')[0].replace('_', ' ')} {row_label}",
+                    "row": case_row(case.id, paper.row_label(case.id)),
                     **_score_obj(printed),
                 },
             }
@@ -285,7 +289,7 @@ def _c2_document(cases_by_id: Mapping[str, Any]) -> dict[str, Any]:
                     "case_id": case_id,
                     "attenuation": att,
                     "score": _score_obj(value.score),
-                    "paper": {"table": "C2", "row": _case_row(case_id), "column": f"OIPR ({att})", **_score_obj(printed[att])},
+                    "paper": {"table": "C2", "row": case_row(case_id), "column": f"OIPR ({att})", **_score_obj(printed[att])},
                 }
             )
     params = _jsonable_params({k: v for k, v in base.items() if k != "attenuation"})

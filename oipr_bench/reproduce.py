@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from . import evaluators, paper
-from .reference import C1_L_DIS, C2_ATTENUATIONS, compute_c1, evaluate_case
+from .reference import C1_L_DIS, C2_ATTENUATIONS, case_row, compute_c1, evaluate_case
 
 __all__ = [
     "Comparison",
@@ -137,11 +137,6 @@ class TableResult:
         return [c for c in self.comparisons if c.row == row and c.column == column]
 
 
-def _row_name(case_id: str, label: str | None = None) -> str:
-    scenario, _, case = case_id.partition("/")
-    return f"{scenario.replace('_', ' ')} {label or case}"
-
-
 def reproduce_a1(n_stderr: float = N_STDERR) -> TableResult:
     """Compute Table A1 (7 evaluators on the 25 cases) and compare with the paper."""
     from . import scenarios
@@ -156,7 +151,7 @@ def reproduce_a1(n_stderr: float = N_STDERR) -> TableResult:
         case = cases[case_id]
         for name in names:
             value = evaluate_case(built[name], case)
-            where = f"Table A1, row '{_row_name(case_id, paper.row_label(case_id))}', column {name}"
+            where = f"Table A1, row '{case_row(case_id, paper.row_label(case_id))}', column {name}"
             for i, metric in enumerate(_METRICS):
                 if value.stderr is None:
                     tolerance, rule, se = tol, "printed", None
@@ -203,7 +198,7 @@ def reproduce_c2() -> TableResult:
         case = scenarios.get(case_id)
         for att in C2_ATTENUATIONS:
             value = evaluate_case(built[att], case)
-            where = f"Table C2, row '{_row_name(case_id)}', column 'OIPR ({att})'"
+            where = f"Table C2, row '{case_row(case_id)}', column 'OIPR ({att})'"
             for i, metric in enumerate(_METRICS):
                 comparisons.append(
                     Comparison("C2", case_id, att, metric, value.score[i], row[att][i], tol, "printed", None, where)
