@@ -290,7 +290,7 @@ def test_registry_and_default_params() -> None:
         ({"b_dur": "0.5"}, TypeError, "b_dur"),
         ({"b_dur": False}, TypeError, "b_dur"),
         ({"attenuation": "cosine"}, ValueError, "attenuation"),
-        ({"attenuation": None}, ValueError, "attenuation"),
+        ({"attenuation": None}, TypeError, "attenuation"),
         ({"auto_rule": "authors"}, ValueError, "auto_rule"),
     ],
 )

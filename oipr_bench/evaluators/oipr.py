@@ -32,12 +32,13 @@ The implementation is vectorised: it never loops over points in Python.
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any, NamedTuple, Union
 
 import numpy as np
 
 from ..inputs import check_pair
+from ._params import check_choice, check_real
 from ._base import Score, make_score
 from .pointwise import _runs
 
@@ -158,9 +159,7 @@ def gamma(i: np.ndarray, l_obs: int = 20, attenuation: str = "sigmoid") -> np.nd
 
 
 def _check_attenuation(attenuation: object) -> str:
-    if not isinstance(attenuation, str) or attenuation not in ATTENUATIONS:
-        raise ValueError(f"OIPR: parameter attenuation must be one of {', '.join(ATTENUATIONS)}; got {attenuation!r}")
-    return attenuation
+    return check_choice("OIPR", "attenuation", attenuation, ATTENUATIONS)
 
 
 def _check_length(name: str, value: object, allow_auto: bool) -> ParamLength:
@@ -178,12 +177,7 @@ def _check_length(name: str, value: object, allow_auto: bool) -> ParamLength:
 
 
 def _check_b_dur(value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise TypeError(f"OIPR: parameter b_dur must be a real number in [0, 1]; got {value!r}")
-    b = float(value)
-    if not 0.0 <= b <= 1.0:  # also rejects NaN
-        raise ValueError(f"OIPR: parameter b_dur must lie in [0, 1]; got {value!r}")
-    return b
+    return check_real("OIPR", "b_dur", value)
 
 
 def _validate(l_dis: object, l_obs: object, b_dur: object, attenuation: object) -> tuple[int, int, float, str]:
@@ -445,9 +439,7 @@ class OIPR:
         self.l_obs = _check_length("l_obs", l_obs, allow_auto=True)
         self.b_dur = _check_b_dur(b_dur)
         self.attenuation = _check_attenuation(attenuation)
-        if not isinstance(auto_rule, str) or auto_rule not in AUTO_RULES:
-            raise ValueError(f"OIPR: parameter auto_rule must be one of {', '.join(AUTO_RULES)}; got {auto_rule!r}")
-        self.auto_rule = auto_rule
+        self.auto_rule = check_choice(self.name, "auto_rule", auto_rule, AUTO_RULES)
         self.params: dict[str, Any] = {
             "l_dis": self.l_dis,
             "l_obs": self.l_obs,

@@ -20,13 +20,12 @@ anomaly (Table A1, constant detector c1 prints 0/0/0 for all three).
 
 from __future__ import annotations
 
-import math
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ..inputs import check_pair
+from ._params import check_real
 from ._base import Score, make_score
 
 __all__ = ["PointWise", "PointAdjust", "PointAdjustK", "pointwise_counts", "adjust_predictions"]
@@ -205,10 +204,7 @@ class PointAdjustK:
     name = "PA%K"
 
     def __init__(self, k: float = 50) -> None:
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, Real):
-            raise TypeError(f"PA%K: parameter k must be a real number in [0, 100], got {k!r}")
-        if not math.isfinite(float(k)) or not 0 <= k <= 100:
-            raise ValueError(f"PA%K: parameter k must lie in [0, 100], got {k!r}")
+        check_real(self.name, "k", k, 0.0, 100.0)
         self.k = k.item() if isinstance(k, np.generic) else k
         self.params: dict[str, Any] = {"k": self.k}
 

@@ -47,13 +47,13 @@ Degenerate inputs (a documented policy; Tatbul et al. leave them undefined)
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ..events import to_events
 from ..inputs import check_pair
+from ._params import check_choice, check_real
 from ._base import Score, make_score
 
 __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
@@ -167,28 +167,11 @@ class RangeBased:
         bias_r: str = "front",
         bias_p: str = "flat",
     ) -> None:
-        self.alpha_r = self._check_alpha("alpha_r", alpha_r)
-        self.alpha_p = self._check_alpha("alpha_p", alpha_p)
-        self.cardinality = self._check_choice("cardinality", cardinality, CARDINALITIES)
-        self.bias_r = self._check_choice("bias_r", bias_r, BIASES)
-        self.bias_p = self._check_choice("bias_p", bias_p, BIASES)
-
-    @classmethod
-    def _check_alpha(cls, name: str, value: Any) -> float:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-            raise TypeError(f"{cls.name}: parameter {name} must be a real number in [0, 1], got {value!r}")
-        value = float(value)
-        if not (0.0 <= value <= 1.0):  # also rejects NaN
-            raise ValueError(f"{cls.name}: parameter {name} must lie in [0, 1], got {value!r}")
-        return value
-
-    @classmethod
-    def _check_choice(cls, name: str, value: Any, choices: tuple[str, ...]) -> str:
-        if not isinstance(value, str):
-            raise TypeError(f"{cls.name}: parameter {name} must be one of {', '.join(choices)}; got {value!r}")
-        if value not in choices:
-            raise ValueError(f"{cls.name}: parameter {name} must be one of {', '.join(choices)}; got {value!r}")
-        return value
+        self.alpha_r = check_real(self.name, "alpha_r", alpha_r)
+        self.alpha_p = check_real(self.name, "alpha_p", alpha_p)
+        self.cardinality = check_choice(self.name, "cardinality", cardinality, CARDINALITIES)
+        self.bias_r = check_choice(self.name, "bias_r", bias_r, BIASES)
+        self.bias_p = check_choice(self.name, "bias_p", bias_p, BIASES)
 
     @property
     def params(self) -> dict[str, Any]:

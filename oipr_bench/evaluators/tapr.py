@@ -58,13 +58,13 @@ empty list of events)
 
 from __future__ import annotations
 
-from numbers import Integral, Real
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..events import to_events
 from ..inputs import check_pair
+from ._params import check_choice, check_non_negative_int, check_real
 from ._base import Score, make_score
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS"]
@@ -133,38 +133,10 @@ class TaPR:
         theta: float = 0.0,
         ambiguous_end: str = "before_next",
     ) -> None:
-        self.alpha = self._check_unit("alpha", alpha)
-        self.delta = self._check_delta(delta)
-        self.theta = self._check_unit("theta", theta)
-        if not isinstance(ambiguous_end, str):
-            raise TypeError(
-                f"{self.name}: parameter ambiguous_end must be one of {', '.join(AMBIGUOUS_ENDS)}; "
-                f"got {ambiguous_end!r}"
-            )
-        if ambiguous_end not in AMBIGUOUS_ENDS:
-            raise ValueError(
-                f"{self.name}: parameter ambiguous_end must be one of {', '.join(AMBIGUOUS_ENDS)}; "
-                f"got {ambiguous_end!r}"
-            )
-        self.ambiguous_end = ambiguous_end
-
-    @classmethod
-    def _check_unit(cls, name: str, value: Any) -> float:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-            raise TypeError(f"{cls.name}: parameter {name} must be a real number in [0, 1], got {value!r}")
-        value = float(value)
-        if not (0.0 <= value <= 1.0):  # also rejects NaN
-            raise ValueError(f"{cls.name}: parameter {name} must lie in [0, 1], got {value!r}")
-        return value
-
-    @classmethod
-    def _check_delta(cls, value: Any) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-            raise TypeError(f"{cls.name}: parameter delta must be a non-negative integer, got {value!r}")
-        value = int(value)
-        if value < 0:
-            raise ValueError(f"{cls.name}: parameter delta must be >= 0, got {value!r}")
-        return value
+        self.alpha = check_real(self.name, "alpha", alpha)
+        self.delta = check_non_negative_int(self.name, "delta", delta)
+        self.theta = check_real(self.name, "theta", theta)
+        self.ambiguous_end = check_choice(self.name, "ambiguous_end", ambiguous_end, AMBIGUOUS_ENDS)
 
     @property
     def params(self) -> dict[str, Any]:

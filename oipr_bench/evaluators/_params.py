@@ -1,0 +1,41 @@
+"""Parameter checks shared by the built-in evaluators.
+
+Every check names the evaluator and the parameter, raises ``TypeError`` for a
+value of the wrong kind and ``ValueError`` for a value out of range, and
+returns the value as a plain Python object (``float``, ``int`` or ``str``).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, Sequence
+
+import numpy as np
+
+
+def check_real(evaluator: str, name: str, value: Any, low: float = 0.0, high: float = 1.0) -> float:
+    """Return ``value`` as a float in ``[low, high]`` (booleans and NaN are rejected)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise TypeError(f"{evaluator}: parameter {name} must be a real number in [{low:g}, {high:g}], got {value!r}")
+    number = float(value)
+    if not low <= number <= high:  # also rejects NaN
+        raise ValueError(f"{evaluator}: parameter {name} must lie in [{low:g}, {high:g}], got {value!r}")
+    return number
+
+
+def check_non_negative_int(evaluator: str, name: str, value: Any) -> int:
+    """Return ``value`` as an int >= 0 (booleans and floats are rejected)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise TypeError(f"{evaluator}: parameter {name} must be a non-negative integer, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{evaluator}: parameter {name} must be >= 0, got {value!r}")
+    return int(value)
+
+
+def check_choice(evaluator: str, name: str, value: Any, choices: Sequence[str]) -> str:
+    """Return ``value`` if it is one of the strings ``choices``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{evaluator}: parameter {name} must be one of {', '.join(choices)}; got {value!r}")
+    if value not in choices:
+        raise ValueError(f"{evaluator}: parameter {name} must be one of {', '.join(choices)}; got {value!r}")
+    return value
