@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +10,6 @@ import pytest
 
 from oipr_bench import scenarios
 from oipr_bench.events import events_list
-from oipr_bench.scenarios import definitions
 
 TABLE_A1_ORDER = [
     "overlap_proportion/c1", "overlap_proportion/c2", "overlap_proportion/c3", "overlap_proportion/c4",
@@ -169,12 +167,6 @@ def test_cache_cannot_be_corrupted_by_callers():
     assert int(second.y_true.sum()) == 50
 
 
-def test_cached_load_is_fast():
-    scenarios.load()
-    t0 = time.perf_counter()
-    for _ in range(10):
-        scenarios.load()
-    assert (time.perf_counter() - t0) / 10 < 0.1
 
 
 def test_load_accepts_a_directory_argument(tmp_path):
