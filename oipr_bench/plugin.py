@@ -8,7 +8,9 @@ user's own tests, items with stable ids usable with ``-k``:
 - ``case[<scenario>/<case>]``: the evaluator on one case (all runs of a random
   case); fails on a broken result, errors when the worker process died;
 - ``sanity[<name>]``: perfect prediction, determinism, no mutation, bool/int
-  inputs, F1 as the harmonic mean;
+  inputs, F1 as the harmonic mean; with ``--oipr-hypothesis-examples N`` also
+  ``sanity[property-search]`` (a derandomized hypothesis search of N examples
+  per model-free property, :mod:`oipr_bench.property_search`);
 - ``characteristic[<name>]``: the ten characteristics, derived by
   :mod:`oipr_bench.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
@@ -28,6 +30,7 @@ import pytest
 _STATE = pytest.StashKey["_PluginState"]()
 
 _SANITY = ("perfect", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+_PROPERTY_SEARCH = "property-search"  # opt-in: --oipr-hypothesis-examples N
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -83,6 +86,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run every evaluator call in a worker process (survives segfaults and os._exit)",
     )
+    group.addoption(
+        "--oipr-hypothesis-examples",
+        metavar="N",
+        type=int,
+        default=0,
+        help="add the item sanity[property-search]: a hypothesis search of N examples per model-free property "
+        "(derandomized, so reproducible; default 0 = off)",
+    )
 
 
 class _PluginState:
@@ -102,6 +113,9 @@ class _PluginState:
             resolved = resolve(opt.evaluator, params)
             declared = load_expect_file(opt.expect_file) if opt.expect_file else {}
             declared.update(expectations_from(opt.expect, "--expect"))
+            examples = opt.oipr_hypothesis_examples
+            if examples < 0:
+                raise OiprBenchError(f"--oipr-hypothesis-examples must be 0 (off) or a positive integer, got {examples}")
             self.session = AuditSession(
                 resolved,
                 expectations=declared,
@@ -111,6 +125,7 @@ class _PluginState:
                 reference_params=ref_params,
                 against=opt.against,
                 tolerance=opt.tolerance,
+                hypothesis_examples=examples or None,
             )
             self.case_ids = list(self.session.cases)
         except (OiprBenchError, ValueError, OSError) as exc:
@@ -127,6 +142,10 @@ class _PluginState:
         for kind, key, data in payload.get("results", ()):
             self.gathered.setdefault(kind, {})[key] = data
 
+    def sanity_names(self) -> tuple[str, ...]:
+        """The sanity items of this run, in report order."""
+        return _SANITY + ((_PROPERTY_SEARCH,) if self.session.hypothesis_examples else ())
+
     def build_profile(self) -> Any:
         from .profiles import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 
@@ -141,7 +160,7 @@ class _PluginState:
                 for n in _characteristic_names()
                 if n in g["characteristic"]
             },
-            sanity_results={n: SanityResult.from_dict(g["sanity"][n]) for n in _SANITY if n in g["sanity"]},
+            sanity_results={n: SanityResult.from_dict(g["sanity"][n]) for n in self.sanity_names() if n in g["sanity"]},
             reference_results={c: ReferenceResult.from_dict(g["reference"][c]) for c in self.case_ids if c in g["reference"]},
             reference=base.reference,
             options=base.options,
@@ -259,7 +278,12 @@ class OiprItem(pytest.Item):
         res = self.state.session.sanity_result(self.key)
         self._ship("sanity", self.key, res.to_dict())
         if res.status != "passed":
-            raise OiprCheckFailed(f"sanity check {self.key} failed: {res.message}")
+            # A multi-line message (property-search) is a headline and one line per problem.
+            head, _, rest = res.message.partition("\n")
+            msg = f"sanity check {self.key} failed: {head}"
+            if rest:
+                msg += "\n" + "\n".join(f"  {line}" for line in rest.splitlines())
+            raise OiprCheckFailed(msg)
 
     def _run_characteristic(self) -> None:
         res = self.state.session.characteristic_result(self.key)
@@ -314,7 +338,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
     for cid in state.case_ids:
         add("case", cid)
-    for name in _SANITY:
+    for name in state.sanity_names():
         add("sanity", name)
     for name in _characteristic_names():
         item = add("characteristic", name)

@@ -48,6 +48,7 @@ __all__ = [
     "load_expect_file",
     "judge",
     "SANITY_CHECKS",
+    "PROPERTY_SEARCH",
     "REPORT_FORMAT",
     "PAPER_TOLERANCE",
     "PAPER_STDERRS",
@@ -58,6 +59,10 @@ REPORT_FORMAT = ("oipr-bench-report", 1)
 
 #: The sanity checks, in report order (see :meth:`AuditSession.sanity_result`).
 SANITY_CHECKS: tuple[str, ...] = ("perfect", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+
+#: The opt-in sanity check that searches random inputs (hypothesis) for broken model-free
+#: properties (:mod:`oipr_bench.property_search`); run only when ``hypothesis_examples`` is given.
+PROPERTY_SEARCH = "property-search"
 
 #: ``--against=paper``: half a unit in the 4th decimal the paper prints.
 PAPER_TOLERANCE = 5e-5
@@ -500,7 +505,7 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
-        out += [f"sanity[{r.name}]: {r.message}" for r in self.sanity_results.values() if r.status != PASSED]
+        out += [f"sanity[{r.name}]: {_one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
         return out
 
@@ -610,7 +615,11 @@ def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
 
 
 def render(profile: "Profile", markdown: bool = False) -> str:
-    """The whole profile as text: header, characteristics, sanity, reference, cases."""
+    """The whole profile as text: header, characteristics, sanity, reference, cases.
+
+    A multi-line sanity message (``property-search``) shows its first line only;
+    :meth:`Profile.failures` has all of it.
+    """
     params = ", ".join(f"{k}={v!r}" for k, v in profile.params.items()) or "none"
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
@@ -620,7 +629,7 @@ def render(profile: "Profile", markdown: bool = False) -> str:
     lines += render_characteristics(profile, markdown)
     if profile.sanity_results:
         lines += ["", "sanity: " + ", ".join(
-            f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message})" if r.message else "")
+            f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
             for n, r in profile.sanity_results.items()
         )]
     if profile.reference is not None:
@@ -632,6 +641,11 @@ def render(profile: "Profile", markdown: bool = False) -> str:
     lines += ["", "cases (P / R / F1; random-detector cases: means over the runs)"]
     lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"
+
+
+def _one_line(message: str) -> str:
+    """A (possibly multi-line) message on one line, its lines joined by "; "."""
+    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
 def _jsonable(obj: Any) -> Any:
@@ -683,6 +697,12 @@ class AuditSession:
         :data:`PAPER_STDERRS` standard errors for a random case).
     tolerance : float
         Absolute tolerance of the reference comparison.
+    hypothesis_examples : int, optional
+        Enables the :data:`PROPERTY_SEARCH` sanity check with this many
+        examples per property (derandomized, so reproducible).
+    timeout_option : str
+        How the timeout option is named in error messages (the plugin's
+        ``--oipr-timeout`` by default; the CLI passes ``--timeout``).
     """
 
     def __init__(
@@ -696,6 +716,8 @@ class AuditSession:
         reference_params: Mapping[str, Any] | None = None,
         against: str = "reference",
         tolerance: float = 1e-9,
+        hypothesis_examples: int | None = None,
+        timeout_option: str = "--oipr-timeout",
     ) -> None:
         self.resolved = resolved
         own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
@@ -703,7 +725,13 @@ class AuditSession:
         try:
             self.caller = Caller(resolved.fn, timeout=timeout, isolate=isolate)
         except ValueError as exc:
-            raise UsageError(f"--oipr-timeout: {exc}") from None
+            raise UsageError(f"{timeout_option}: {exc}") from None
+        if hypothesis_examples is not None and (
+            isinstance(hypothesis_examples, bool) or not isinstance(hypothesis_examples, int) or hypothesis_examples < 1
+        ):
+            self.caller.close()
+            raise UsageError(f"hypothesis_examples must be a positive integer, got {hypothesis_examples!r}")
+        self.hypothesis_examples = hypothesis_examples
         self.timeout = timeout
         self.isolate = isolate
         self.against = against
@@ -835,19 +863,27 @@ class AuditSession:
 
     # -- sanity ----------------------------------------------------------------------------------
 
+    @property
+    def sanity_checks(self) -> tuple[str, ...]:
+        """The sanity checks of this session: :data:`SANITY_CHECKS`, plus :data:`PROPERTY_SEARCH` when enabled."""
+        return SANITY_CHECKS + ((PROPERTY_SEARCH,) if self.hypothesis_examples else ())
+
     def sanity_result(self, name: str) -> SanityResult:
-        """Run sanity check ``name`` (one of :data:`SANITY_CHECKS`; cached).
+        """Run sanity check ``name`` (one of :attr:`sanity_checks`; cached).
 
         - ``perfect``: ``y_pred = y_true`` scores (1, 1, 1) on three ground truths;
         - ``deterministic``: the same input twice gives the same output;
         - ``no_mutation``: the inputs are unchanged after a call (and no case mutated them);
         - ``bool_int``: bool, int8 and int64 inputs give the same result;
-        - ``harmonic_f1``: a returned F1 equals 2PR/(P+R) (eq. 1) on every case run so far.
+        - ``harmonic_f1``: a returned F1 equals 2PR/(P+R) (eq. 1) on every case run so far;
+        - ``property-search`` (only with ``hypothesis_examples``): hypothesis finds no input on
+          which a model-free property breaks (:func:`oipr_bench.property_search.run_property_search`);
+          the message lists each broken property with its shrunk example, one per line.
         """
         if name not in self._sanity:
-            check = getattr(self, f"_sanity_{name}", None)
-            if check is None:
-                raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(SANITY_CHECKS)}")
+            check = getattr(self, f"_sanity_{name.replace('-', '_')}", None)
+            if check is None or name not in self.sanity_checks:
+                raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(self.sanity_checks)}")
             problem = check()
             self._sanity[name] = SanityResult(name, FAILED if problem else PASSED, problem or "")
         return self._sanity[name]
@@ -919,6 +955,18 @@ class AuditSession:
                             f"(P={s.precision!r}, R={s.recall!r})")  # type: ignore[union-attr]
         return ""
 
+    def _sanity_property_search(self) -> str:
+        from .property_search import run_property_search
+
+        n = self.hypothesis_examples
+        assert n is not None
+        broken = run_property_search(self.resolved.fn, max_examples=n, derandomize=True,
+                                     timeout=self.timeout, isolate=self.isolate)
+        if not broken:
+            return ""
+        names = ", ".join(line.split(":", 1)[0] for line in broken)
+        return "\n".join([f"broke {names} (searched {n} derandomized examples per property)", *broken])
+
     # -- reference -------------------------------------------------------------------------------
 
     def reference_values(self) -> dict[str, Any]:
@@ -976,7 +1024,7 @@ class AuditSession:
         for cid in self.cases:
             self.case_result(cid)
         if sanity:
-            for name in SANITY_CHECKS:
+            for name in self.sanity_checks:
                 self.sanity_result(name)
         for name in ch.CHARACTERISTICS:
             self.characteristic_result(name)
@@ -996,7 +1044,7 @@ class AuditSession:
             params=dict(self.resolved.params),
             case_results={c: self._case_results[c] for c in order if c in self._case_results},
             characteristic_results={n: self._char_results[n] for n in ch.CHARACTERISTICS if n in self._char_results},
-            sanity_results={n: self._sanity[n] for n in SANITY_CHECKS if n in self._sanity},
+            sanity_results={n: self._sanity[n] for n in self.sanity_checks if n in self._sanity},
             reference_results={c: self._ref_results[c] for c in order if c in self._ref_results},
             reference=self.reference_info(),
             options=self.options(),
@@ -1013,7 +1061,7 @@ class AuditSession:
 
     def options(self) -> dict[str, Any]:
         """Run options recorded in the report."""
-        return {"timeout": self.timeout, "isolate": self.isolate}
+        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples}
 
 
 def audit(
@@ -1027,6 +1075,7 @@ def audit(
     against: str = "reference",
     tolerance: float = 1e-9,
     sanity: bool = True,
+    hypothesis_examples: int | None = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -1046,6 +1095,8 @@ def audit(
         Compare every case with a built-in evaluator's reference values.
     sanity : bool
         Run the sanity checks (default True).
+    hypothesis_examples : int, optional
+        Also run the ``property-search`` sanity check with this many examples per property.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -1072,5 +1123,7 @@ def audit(
         reference_params=reference_params,
         against=against,
         tolerance=tolerance,
+        hypothesis_examples=hypothesis_examples,
+        timeout_option="audit(timeout=...)",
     ) as session:
         return session.run_all(sanity=sanity)

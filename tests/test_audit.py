@@ -223,3 +223,29 @@ def test_cli_profile_prints_table5_with_70_matches(capsys):
     assert main(["profile", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["matching_cells"] == 70 and all(r["computed"] == r["paper"] for r in doc["rows"])
+
+
+def _short_series_overshoot(y_true, y_pred):
+    """PW, except that on series shorter than every dataset case a clean hit scores precision 1.5."""
+    p, r = _pw(y_true, y_pred)
+    return (1.5 * p if len(y_true) < 20 else p), r
+
+
+def test_property_search_sanity_check_api_and_cli(capsys):
+    prof = oipr_bench.audit(_short_series_overshoot, hypothesis_examples=25)
+    assert list(prof.sanity_results)[-1] == "property-search"
+    res = prof.sanity_results["property-search"]
+    assert res.status == "failed"
+    head, *lines = res.message.splitlines()
+    assert head == "broke valid_result, perfect_prediction (searched 25 derandomized examples per property)"
+    assert [line.split(":")[0] for line in lines] == ["valid_result", "perfect_prediction"]
+    assert "precision = 1.5 lies outside [0, 1]" in lines[0]
+    assert all(prof.sanity_results[n].status == "passed" for n in ("perfect", "deterministic", "no_mutation"))
+    assert any(f.startswith("sanity[property-search]: broke valid_result") and "valid_result: precision" in f
+               for f in prof.failures())
+    assert prof.to_dict()["options"]["hypothesis_examples"] == 25
+    assert "property-search" not in oipr_bench.audit("PW", sanity=True, expect={}).sanity_results
+    with pytest.raises(UsageError, match="hypothesis_examples must be a positive integer"):
+        oipr_bench.audit("PW", hypothesis_examples=0)
+    assert main(["audit", "OIPR", "--hypothesis-examples", "10"]) == 0
+    assert "property-search ok" in capsys.readouterr().out

@@ -297,6 +297,85 @@ def test_report_is_valid_and_complete_under_xdist(pw_folder, repo_root):
     assert [c["observed"] for c in report["characteristics"]] == [row["PW"] for row in paper.table_5().values()]
 
 
+QUIRKY_SOURCE = textwrap.dedent(
+    """
+    import itertools
+    import numpy as np
+
+    _calls = itertools.count()
+
+    def quirky(y_true, y_pred):
+        tp = int(np.sum((y_true == 1) & (y_pred == 1)))
+        p = tp / y_pred.sum() if y_pred.sum() else 0.0
+        r = tp / y_true.sum() if y_true.sum() else 0.0
+        if len(y_true) < 20:  # shorter than every dataset case: only the property search sees this
+            p = 1.5 * p                           # above 1 on a clean hit
+            r = r / (1 + next(_calls) % 2)        # every other call halves the recall
+        return p, r
+    """
+)
+
+
+def test_property_search_is_opt_in(pw_folder):
+    plain = run(pw_folder, "--evaluator=mypw:pw", "--collect-only", "-q")
+    assert "oipr-bench::sanity[harmonic_f1]" in plain.stdout.str()
+    assert "property-search" not in plain.stdout.str()
+    opted = run(pw_folder, "--evaluator=mypw:pw", "--oipr-hypothesis-examples=5", "--collect-only", "-q")
+    assert "oipr-bench::sanity[property-search]" in opted.stdout.lines
+
+
+def test_property_search_passes_for_a_builtin(pytester: pytest.Pytester, repo_root):
+    import jsonschema
+
+    args = ["--evaluator=PW", "--oipr-hypothesis-examples", "30", "-k", "sanity", "--oipr-report=report.json"]
+    result = run(pytester, *args)
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(passed=6)
+    result.stdout.re_match_lines([r"sanity: perfect ok, .*harmonic_f1 ok, property-search ok$"])
+    report = json.loads(pytester.path.joinpath("report.json").read_text())
+    jsonschema.validate(report, json.loads((repo_root / "schema" / "report.schema.json").read_text()))
+    assert report["sanity"][-1] == {"name": "property-search", "status": "passed", "message": ""}
+    assert report["options"]["hypothesis_examples"] == 30
+
+
+def test_property_search_names_each_broken_property_also_under_xdist(pytester: pytest.Pytester, repo_root):
+    import jsonschema
+
+    pytester.makepyfile(quirky=QUIRKY_SOURCE)
+    extra = ["-n", "2"] if _has_xdist() else []
+    args = ["--evaluator=quirky:quirky", "--oipr-hypothesis-examples=40", "-k", "sanity", "--oipr-report=r.json", *extra]
+    result = run(pytester, *args)
+    assert result.ret == 1
+    result.assert_outcomes(passed=5, failed=1)  # the dataset-based sanity checks never see a short series
+    out = result.stdout.str()
+    assert "FAILED oipr-bench::sanity[property-search]" in out
+    result.stdout.fnmatch_lines([
+        "sanity check property-search failed: broke valid_result, perfect_prediction, deterministic *",
+        "  valid_result: precision = 1.5 lies outside [[]0, 1[]] (example: T=1, y_true events [[][[]0, 1[]][]], *",
+        "  deterministic: the same input gave *, then * (example: *",
+    ])
+    result.stdout.re_match_lines([r"sanity: .*property-search FAILED \(broke valid_result, perfect_prediction, deterministic"])
+    report = json.loads(pytester.path.joinpath("r.json").read_text())
+    jsonschema.validate(report, json.loads((repo_root / "schema" / "report.schema.json").read_text()))
+    search = report["sanity"][-1]
+    assert search["name"] == "property-search" and search["status"] == "failed"
+    assert [line.split(":")[0] for line in search["message"].splitlines()[1:]] == [
+        "valid_result", "perfect_prediction", "deterministic"
+    ]
+    assert report["ok"] is False
+    # Derandomized: a second run reports the very same examples.
+    again = run(pytester, *args)
+    assert json.loads(pytester.path.joinpath("r.json").read_text())["sanity"][-1] == search, again.stdout.str()
+
+
+def _has_xdist() -> bool:
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def test_k_x_q_and_junitxml(pw_folder):
     result = run(pw_folder, "--evaluator=mypw:pw", "-q", "-k", "sanity or random")
     assert result.ret == 0
@@ -331,6 +410,7 @@ def test_beside_the_users_own_tests(pw_folder):
         (["--evaluator=OIPR", "--expect-file=missing.toml"], "--expect-file 'missing.toml': cannot read"),
         (["--evaluator=OIPR", "--reference=XYZ"], "--reference: unknown evaluator 'XYZ'"),
         (["--evaluator=OIPR", "--oipr-timeout=0"], "--oipr-timeout"),
+        (["--evaluator=OIPR", "--oipr-hypothesis-examples=-3"], "--oipr-hypothesis-examples must be 0 (off) or a positive"),
         (["--evaluator=OIPR", "--reference=OIPR", "--reference-param=l_obs=5", "--against=paper"], "--against=paper"),
     ],
 )

@@ -35,15 +35,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-9, help="tolerance of the reference comparison (default 1e-9)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
     parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
+    parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
+                        help="add the property-search sanity check: a derandomized hypothesis search of N examples "
+                        "per model-free property (default 0 = off)")
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
     from ..profiles import AuditSession, expectations_from, load_expect_file
     from ..resolve import parse_params, resolve
 
+    if args.hypothesis_examples < 0:
+        raise UsageError(f"--hypothesis-examples must be 0 (off) or a positive integer, got {args.hypothesis_examples}")
     params = parse_params(args.param, option="--param")
     ref_params = parse_params(args.reference_param, option="--reference-param")
     resolved = resolve(args.evaluator, params)
@@ -58,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         reference_params=ref_params,
         against=args.against,
         tolerance=args.tolerance,
+        hypothesis_examples=args.hypothesis_examples or None,
+        timeout_option="--timeout",
     ) as session:
         profile = session.run_all()
     text = profile.format(args.format)
