@@ -238,6 +238,35 @@ def test_usage_errors_end_in_one_line(argv, needle, workdir, capsys):
     assert_one_line_error(code, err, needle)
 
 
+def test_audit_timeout_error_names_the_cli_option(workdir, capsys):
+    needs("audit")
+    code, _, err = run_cli(["audit", "OIPR", "--timeout", "-1"], capsys)
+    assert_one_line_error(code, err, "--timeout: timeout must be a positive number of seconds, got -1.0")
+    assert "--oipr-timeout" not in err  # the plugin's name for it, not this command's
+
+
+def test_reference_check_of_a_missing_folder_is_a_usage_error(workdir, capsys):
+    needs("reference")
+    missing = workdir / "no_such_folder"
+    code, out, err = run_cli(["reference", "--check", "--dir", str(missing)], capsys)
+    assert_one_line_error(code, err, f"--dir {missing}: no such folder")
+    assert "difference" not in out + err
+    (workdir / "plain.txt").write_text("x")
+    code, _, err = run_cli(["reference", "--check", "--dir", "plain.txt"], capsys)
+    assert_one_line_error(code, err, "--dir plain.txt: is not a folder")
+
+
+def test_plot_scenarios_into_a_file_says_it_wants_a_folder(workdir, capsys):
+    needs("plot")
+    pytest.importorskip("matplotlib")
+    (workdir / "taken.png").write_bytes(b"not a folder")
+    code, _, err = run_cli(["plot", "scenarios", "-o", "taken.png"], capsys)
+    assert_one_line_error(code, err, "-o taken.png: is a file, expected a folder")
+    assert (workdir / "taken.png").read_bytes() == b"not a folder"
+    code, _, err = run_cli(["plot", "scenarios", "-o", "taken.png/gallery"], capsys)
+    assert_one_line_error(code, err, "-o taken.png/gallery: cannot create the folder")
+
+
 def test_debug_reraises_in_process(workdir, capsys):
     needs("audit")
     with pytest.raises(UsageError, match="usr_missing_module"):

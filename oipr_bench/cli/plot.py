@@ -132,9 +132,25 @@ def run_scenarios(args: argparse.Namespace) -> int:
     pyplot()  # fail fast, in one line, without matplotlib
     if args.run < 1:
         raise UsageError(f"--run must be 1 or more, got {args.run}")
+    _output_folder(args.output)
     for path in write_gallery(args.output, formats=args.format, run=args.run - 1):
         print(path)
     return 0
+
+
+def _output_folder(output: str) -> None:
+    """Create the gallery's ``-o`` folder; a path that is a file (or lies under one) is a usage error."""
+    from pathlib import Path
+
+    from ..errors import UsageError
+
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {output}: is a file, expected a folder (the gallery writes several pictures into it)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"-o {output}: cannot create the folder: {exc.strerror or exc}") from None
 
 
 def run_interest(args: argparse.Namespace) -> int:

@@ -32,10 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.write and args.check:
-        from ..errors import UsageError
+    from ..errors import UsageError
 
+    if args.write and args.check:
         raise UsageError("give --write or --check, not both")
+    if args.check and args.dir is not None and not args.dir.is_dir():
+        what = "is not a folder" if args.dir.exists() else "no such folder"
+        raise UsageError(f"--dir {args.dir}: {what} (nothing to check)")
     if args.write:
         for path in reference.write_reference(args.dir):
             print(f"wrote {path}")
