@@ -101,7 +101,8 @@ class _PluginState:
 
     def __init__(self, config: pytest.Config) -> None:
         from .errors import OiprBenchError
-        from .profiles import AuditSession, expectations_from, load_expect_file
+        from .expectations import expectations_from, load_expect_file
+        from .profiles import AuditSession
         from .resolve import parse_params, resolve
 
         opt = config.option
@@ -147,7 +148,7 @@ class _PluginState:
         return _SANITY + ((_PROPERTY_SEARCH,) if self.session.hypothesis_examples else ())
 
     def build_profile(self) -> Any:
-        from .profiles import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
+        from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 
         base = self.session.profile()
         g = self.gathered
@@ -405,7 +406,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     tr = terminalreporter
     try:
-        from .profiles import render
+        from .results import render
 
         profile = state.build_profile()
         tr.write_sep("=", f"oipr-bench profile: {profile.evaluator}")

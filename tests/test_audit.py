@@ -16,7 +16,8 @@ import oipr_bench
 from oipr_bench import paper, scenarios
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
-from oipr_bench.profiles import Expectation, Profile, judge, load_expect_file
+from oipr_bench.expectations import Expectation, judge, load_expect_file
+from oipr_bench.results import Profile
 
 
 def _pw(y_true, y_pred):

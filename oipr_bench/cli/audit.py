@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..profiles import AuditSession, expectations_from, load_expect_file
+    from ..expectations import expectations_from, load_expect_file
+    from ..profiles import AuditSession
     from ..resolve import parse_params, resolve
 
     if args.hypothesis_examples < 0:
