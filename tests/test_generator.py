@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
-import pytest
 
 from oipr_bench import scenarios
 from oipr_bench._paths import data_dir
