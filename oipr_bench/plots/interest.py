@@ -95,6 +95,19 @@ def _steps(curve: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _post_mask(mask: np.ndarray) -> np.ndarray:
+    """Widen a ``where`` mask for ``step="post"`` fills so each step is filled to its right edge.
+
+    With ``step="post"`` the step of point t spans ``[t, t + 1)``; matplotlib ends a
+    masked region at the last True x, which would leave the last step of every
+    region unfilled.  Including the x right after each True point closes it (the
+    fill there has zero height, because the two curves meet).
+    """
+    widened = mask.copy()
+    widened[1:] |= mask[:-1]
+    return widened
+
+
 def interest_figure(data: InterestData, title: str | None = None, window: tuple[int, int] | None = None) -> Any:
     """Draw the interest curves of ``data`` with the TP/FP/FN areas shaded.
 
@@ -142,9 +155,9 @@ def interest_figure(data: InterestData, title: str | None = None, window: tuple[
     low = np.minimum(yt, yp)
     ax.fill_between(x, 0, low, step="post", color=COLORS["tp"], alpha=0.35, linewidth=0,
                     label=f"TP area = {data.tp:.3f}")
-    ax.fill_between(x, low, yp, where=yp > low, step="post", facecolor=COLORS["fp"], alpha=0.18,
+    ax.fill_between(x, low, yp, where=_post_mask(yp > low), step="post", facecolor=COLORS["fp"], alpha=0.18,
                     edgecolor=COLORS["fp"], hatch="////", linewidth=0, label=f"FP area = {data.fp:.3f}")
-    ax.fill_between(x, low, yt, where=yt > low, step="post", facecolor=COLORS["fn"], alpha=0.15,
+    ax.fill_between(x, low, yt, where=_post_mask(yt > low), step="post", facecolor=COLORS["fn"], alpha=0.15,
                     edgecolor=COLORS["fn"], hatch="\\\\\\\\", linewidth=0, label=f"FN area = {data.fn:.3f}")
     ax.step(x, yt, where="post", color=COLORS["gt"], linewidth=1.6, label="I (ground truth)")
     ax.step(x, yp, where="post", color=COLORS["pred"], linewidth=1.2, linestyle="--", label="Î (prediction)")
