@@ -202,8 +202,8 @@ class Affiliation:
     @staticmethod
     def _zones(y_true: np.ndarray, y_pred: np.ndarray) -> AffiliationZones:
         length = float(y_true.shape[0])
-        gs_i, ge_i = to_events(y_true)
-        ps_i, pe_i = to_events(y_pred)
+        gs_i, ge_i = to_events(y_true.view(np.bool_))
+        ps_i, pe_i = to_events(y_pred.view(np.bool_))
         gs = gs_i.astype(np.float64)
         ge = ge_i.astype(np.float64)
         n = gs.shape[0]

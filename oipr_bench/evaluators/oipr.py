@@ -37,10 +37,10 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
+from ..events import to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_real
 from ._base import Score, make_score
-from .pointwise import _runs
 
 __all__ = [
     "OIPR",
@@ -223,7 +223,7 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
     T = int(y.shape[0])
     L = T + l_obs
     idx_dtype = np.int32 if L < 2**31 - 1 else np.int64
-    starts, ends = _runs(y)
+    starts, ends = to_events(y.view(np.bool_))
     n = starts.size
     if n == 0:
         return _Sparse(np.zeros(0, dtype=idx_dtype), np.zeros(0, dtype=np.float64), L)
@@ -360,7 +360,7 @@ def auto_params(y_true: np.ndarray, rule: str = "paper") -> tuple[int, int]:
     if rule not in AUTO_RULES:
         raise ValueError(f"OIPR: parameter auto_rule must be one of {', '.join(AUTO_RULES)}; got {rule!r}")
     t, _ = check_pair(y_true, y_true, evaluator="OIPR")
-    starts, ends = _runs(t)
+    starts, ends = to_events(t.view(np.bool_))
     n = int(starts.size)
     if n == 0:
         return 0, 0

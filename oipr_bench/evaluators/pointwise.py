@@ -24,26 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from ..events import to_events
 from ..inputs import check_pair
 from ._params import check_real
 from ._base import Score, make_score
 
 __all__ = ["PointWise", "PointAdjust", "PointAdjustK", "pointwise_counts", "adjust_predictions"]
-
-
-def _runs(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Half-open ``[start, end)`` bounds of the runs of 1s of a validated 0/1 int8 array.
-
-    Same result as :func:`oipr_bench.events.to_events`; comparing neighbours
-    as booleans keeps it well under a millisecond per 10^6 points.
-    """
-    b = y.view(np.bool_)
-    edges = np.empty(b.shape[0] + 1, dtype=np.bool_)
-    edges[0] = b[0]
-    edges[-1] = b[-1]
-    np.not_equal(b[1:], b[:-1], out=edges[1:-1])
-    bounds = np.flatnonzero(edges)
-    return bounds[0::2], bounds[1::2]
 
 
 def pointwise_counts(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[int, int, int]:
@@ -65,7 +51,7 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
     points, FP is unchanged, FN shrinks by the same amount.
     """
     tp, fp, fn = pointwise_counts(y_true, y_pred)
-    starts, ends = _runs(y_true)
+    starts, ends = to_events(y_true.view(np.bool_))
     if starts.size == 0:
         return tp, fp, fn
     hits = _event_hits(starts, y_true, y_pred)
@@ -115,7 +101,7 @@ def adjust_predictions(y_true: np.ndarray, y_pred: np.ndarray, k: float = 0) -> 
     (``0.29 * 100`` is 28.999... in floating point).
     """
     adjusted = np.array(y_pred, dtype=np.int8)
-    starts, ends = _runs(y_true)
+    starts, ends = to_events(y_true.view(np.bool_))
     if starts.size == 0:
         return adjusted
     hits = _event_hits(starts, y_true, y_pred)

@@ -197,8 +197,8 @@ class RangeBased:
             On invalid input (see :func:`oipr_bench.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
-        r_s, r_e = to_events(t)
-        p_s, p_e = to_events(p)
+        r_s, r_e = to_events(t.view(np.bool_))
+        p_s, p_e = to_events(p.view(np.bool_))
         # Predicted ranges overlapping real range i: indices first[i] .. last[i]-1
         # (p_e > r_s[i] and p_s < r_e[i]); disjoint sorted ranges make this a block.
         first = np.searchsorted(p_e, r_s, side="right")

@@ -179,8 +179,8 @@ class TaPR:
     # ------------------------------------------------------------------ core
     def _parts(self, t: np.ndarray, p: np.ndarray) -> TaPRParts:
         n_points = t.shape[0]
-        a_s, a_e = to_events(t)  # half-open anomalies [a_s, a_e)
-        p_s, p_e = to_events(p)  # half-open prediction events
+        a_s, a_e = to_events(t.view(np.bool_))  # half-open anomalies [a_s, a_e)
+        p_s, p_e = to_events(p.view(np.bool_))  # half-open prediction events
         n_a, n_p = a_s.shape[0], p_s.shape[0]
 
         # Exact integer overlaps: predicted points inside each anomaly and
