@@ -17,40 +17,15 @@ import threading
 from pathlib import Path
 
 import pytest
+from _faults import HalfWriter, OsProxy
 
 import oipr_bench.io as io_module
-from oipr_bench.io import atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_json
-
-
-class _OsProxy:
-    """Stands in for ``os`` inside :mod:`oipr_bench.io`, overriding some functions."""
-
-    def __init__(self, **overrides):
-        self._overrides = overrides
-
-    def __getattr__(self, name):
-        return self._overrides[name] if name in self._overrides else getattr(os, name)
-
-
-class _HalfWriter:
-    def __init__(self, fd, mode, exc):
-        self._fh = os.fdopen(fd, mode)
-        self._exc = exc
-
-    def write(self, data):
-        self._fh.write(data[: len(data) // 2])
-        self._fh.flush()
-        raise self._exc
-
-    def __getattr__(self, name):
-        return getattr(self._fh, name)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self._fh.close()
-        return False
+from oipr_bench.io import (
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_text,
+    dumps_json,
+)
 
 
 def _raiser(exc):
@@ -113,9 +88,9 @@ def test_a_failure_anywhere_keeps_the_old_file_and_removes_the_temp(tmp_path, mo
     target = tmp_path / "scores.json"
     target.write_bytes(OLD)
     if where == "write":
-        proxy = _OsProxy(fdopen=lambda fd, mode="r", *a, **k: _HalfWriter(fd, mode, exc))
+        proxy = OsProxy(fdopen=lambda fd, mode="r", *a, **k: HalfWriter(fd, mode, exc))
     else:
-        proxy = _OsProxy(**{where: _raiser(exc)})
+        proxy = OsProxy(**{where: _raiser(exc)})
     monkeypatch.setattr(io_module, "os", proxy)
     fds = _open_fds()
     with pytest.raises(type(exc)):
@@ -130,7 +105,7 @@ def test_a_filesystem_refusing_chmod_still_gets_the_file(tmp_path, monkeypatch):
     """Some filesystems (network shares, FUSE) refuse chmod: the mode is best effort, the write is not."""
     target = tmp_path / "report.html"
     target.write_bytes(OLD)
-    monkeypatch.setattr(io_module, "os", _OsProxy(chmod=_raiser(PermissionError(errno.EPERM, "not permitted"))))
+    monkeypatch.setattr(io_module, "os", OsProxy(chmod=_raiser(PermissionError(errno.EPERM, "not permitted"))))
     fds = _open_fds()
     atomic_write_bytes(target, NEW)
     monkeypatch.undo()
@@ -141,8 +116,8 @@ def test_a_filesystem_refusing_chmod_still_gets_the_file(tmp_path, monkeypatch):
 
 def test_a_failed_first_write_leaves_no_file_at_all(tmp_path, monkeypatch):
     target = tmp_path / "new.json"
-    monkeypatch.setattr(io_module, "os", _OsProxy(
-        fdopen=lambda fd, mode="r", *a, **k: _HalfWriter(fd, mode, OSError(errno.ENOSPC, "full"))))
+    monkeypatch.setattr(io_module, "os", OsProxy(
+        fdopen=lambda fd, mode="r", *a, **k: HalfWriter(fd, mode, OSError(errno.ENOSPC, "full"))))
     with pytest.raises(OSError):
         atomic_write_text(target, "x" * 1000)
     monkeypatch.undo()

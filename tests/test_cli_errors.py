@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _faults import HalfWriter, OsProxy
 
 import oipr_bench.io as io_module
 from oipr_bench.cli import build_parser, main
@@ -294,39 +295,8 @@ def test_real_process_exit_code_and_debug_traceback(tmp_path):
 
 
 # --------------------------------------------------------------------------- atomic writes
-class _OsProxy:
-    """Stands in for the ``os`` module inside :mod:`oipr_bench.io`, overriding some functions."""
-
-    def __init__(self, **overrides):
-        self._overrides = overrides
-
-    def __getattr__(self, name):
-        if name in self._overrides:
-            return self._overrides[name]
-        return getattr(os, name)
 
 
-class _HalfWriter:
-    """A file object that writes half of what it is given, then fails like a full disk (or Ctrl-C)."""
-
-    def __init__(self, fd, mode, exc):
-        self._fh = os.fdopen(fd, mode)
-        self._exc = exc
-
-    def write(self, data):
-        self._fh.write(data[: len(data) // 2])
-        self._fh.flush()
-        raise self._exc
-
-    def __getattr__(self, name):
-        return getattr(self._fh, name)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self._fh.close()
-        return False
 
 
 def fail_mid_write(monkeypatch, exc: BaseException | None = None) -> list[int]:
@@ -336,9 +306,9 @@ def fail_mid_write(monkeypatch, exc: BaseException | None = None) -> list[int]:
 
     def fdopen(fd, mode="r", *args, **kwargs):
         attempts.append(fd)
-        return _HalfWriter(fd, mode, exc)
+        return HalfWriter(fd, mode, exc)
 
-    monkeypatch.setattr(io_module, "os", _OsProxy(fdopen=fdopen))
+    monkeypatch.setattr(io_module, "os", OsProxy(fdopen=fdopen))
     return attempts
 
 
