@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from _helpers import series
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -31,15 +32,16 @@ from oipr_bench.evaluators.oipr import (
     omega,
 )
 from oipr_bench.evaluators.pointwise import PointWise
-from oipr_bench.events import from_events
-from oipr_bench.oracles.oipr import interest_curve_oracle, oipr_areas_oracle, oipr_oracle
+from oipr_bench.oracles.oipr import (
+    interest_curve_oracle,
+    oipr_areas_oracle,
+    oipr_oracle,
+)
 
 EXACT = 1e-12
 SIG_NEG5 = 1.0 / (1.0 + math.exp(5.0))
 
 
-def series(length: int, *events: tuple[int, int]) -> np.ndarray:
-    return from_events(events, length)
 
 
 def close(a: float, b: float) -> bool:

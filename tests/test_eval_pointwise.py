@@ -9,28 +9,30 @@ import math
 
 import numpy as np
 import pytest
+from _helpers import assert_score, series
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
-from oipr_bench.evaluators.pointwise import PointAdjust, PointAdjustK, PointWise, adjust_predictions
-from oipr_bench.events import from_events
-from oipr_bench.oracles.pointwise import pa_oracle, pak_adjust_oracle, pak_oracle, pw_oracle
+from oipr_bench.evaluators.pointwise import (
+    PointAdjust,
+    PointAdjustK,
+    PointWise,
+    adjust_predictions,
+)
+from oipr_bench.oracles.pointwise import (
+    pa_oracle,
+    pak_adjust_oracle,
+    pak_oracle,
+    pw_oracle,
+)
 
 POINT_EVALUATORS = ["PW", "PA", "PA%K"]
 
 
-def series(length: int, *events: tuple[int, int]) -> np.ndarray:
-    return from_events(events, length)
 
 
-def assert_score(score: Score, precision: float, recall: float) -> None:
-    assert isinstance(score, Score)
-    assert score.precision == pytest.approx(precision, abs=1e-12)
-    assert score.recall == pytest.approx(recall, abs=1e-12)
-    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
-    assert score.f1 == pytest.approx(f1, abs=1e-12)
 
 
 # --------------------------------------------------------------------------

@@ -11,13 +11,13 @@ import math
 
 import numpy as np
 import pytest
+from _helpers import assert_score, series
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
 from oipr_bench.evaluators.tapr import AMBIGUOUS_ENDS, TaPR
-from oipr_bench.events import from_events
 from oipr_bench.oracles.tapr import tapr as oracle
 from oipr_bench.oracles.tapr import tapr_parts as oracle_parts
 
@@ -29,15 +29,8 @@ def dec(x: float) -> float:
     return 1.0 / (1.0 + math.exp(x))
 
 
-def series(length: int, *events: tuple[int, int]) -> np.ndarray:
-    return from_events(events, length)
 
 
-def assert_score(score: Score, precision: float, recall: float) -> None:
-    assert score.precision == pytest.approx(precision, abs=EXACT)
-    assert score.recall == pytest.approx(recall, abs=EXACT)
-    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
-    assert score.f1 == pytest.approx(f1, abs=EXACT)
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,25 @@
+"""Small helpers shared by the evaluator tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from oipr_bench.evaluators import Score
+from oipr_bench.events import from_events
+
+EXACT = 1e-12
+
+
+def series(length: int, *events: tuple[int, int]) -> np.ndarray:
+    """A 0/1 int8 series of ``length`` points with the half-open ``events`` set to 1."""
+    return from_events(events, length)
+
+
+def assert_score(score: Score, precision: float, recall: float) -> None:
+    """``score`` is a Score with the given P and R (to 1e-12) and F1 = 2PR/(P+R) (eq. 1)."""
+    assert isinstance(score, Score)
+    assert score.precision == pytest.approx(precision, abs=EXACT)
+    assert score.recall == pytest.approx(recall, abs=EXACT)
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    assert score.f1 == pytest.approx(f1, abs=EXACT)
