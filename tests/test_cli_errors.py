@@ -246,6 +246,13 @@ def test_audit_timeout_error_names_the_cli_option(workdir, capsys):
     assert "--oipr-timeout" not in err  # the plugin's name for it, not this command's
 
 
+def test_audit_reference_param_without_reference_is_a_usage_error(workdir, capsys):
+    # The plugin refuses --reference-param without --reference; the command does the same.
+    needs("audit")
+    code, _, err = run_cli(["audit", "PW", "--reference-param", "l_obs=10"], capsys)
+    assert_one_line_error(code, err, "--reference-param needs --reference")
+
+
 def test_reference_check_of_a_missing_folder_is_a_usage_error(workdir, capsys):
     needs("reference")
     missing = workdir / "no_such_folder"

@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--hypothesis-examples must be 0 (off) or a positive integer, got {args.hypothesis_examples}")
     params = parse_params(args.param, option="--param")
     ref_params = parse_params(args.reference_param, option="--reference-param")
+    if ref_params and not args.reference:
+        raise UsageError("--reference-param needs --reference")
     resolved = resolve(args.evaluator, params)
     declared = load_expect_file(args.expect_file) if args.expect_file else {}
     declared.update(expectations_from(args.expect, "--expect"))
