@@ -127,10 +127,10 @@ def profile_all(adapters: Iterable[Adapter], jobs: int = 1) -> list[tuple[dict[s
         return list(pool.map(_profile_by_id, ids))
 
 
-def not_run_row(adapter: Adapter, reason: str) -> dict[str, Any]:
-    """A row that was deliberately not profiled, with the reason."""
+def not_run_row(adapter: Adapter, reason: str, status: str = "not_run") -> dict[str, Any]:
+    """A row that was not profiled (``not_run`` or ``unavailable``), with the reason."""
     row = _base_row(adapter)
-    row["reason"] = reason
+    row["status"], row["reason"] = status, reason
     return row
 
 

@@ -85,6 +85,18 @@ def _vus_pred(params: Mapping[str, Any]) -> Any:
     return fn
 
 
+def _range_pr(params: Mapping[str, Any]) -> Any:
+    grader = _grader()
+
+    def fn(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[float, float]:
+        y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+        recall = grader.range_recall_new(y_true, y_pred, alpha=params["alpha"])[0]
+        precision = grader.range_recall_new(y_pred, y_true, 0)[0]
+        return float(precision), float(recall)
+
+    return fn
+
+
 def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None, params: Any = None, kind: str = "score", note: str = "", slow: bool = False) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow)
 
@@ -107,6 +119,8 @@ ADAPTERS: list[Adapter] = (
         _row("VUS-PR", "threshold-free", _vus("pr"), input_kind="scores", group="VUS-PR", params=_VUS, slow=True),
         _row("R-AUC-ROC", "threshold-free", _range_auc("roc"), input_kind="scores", group=None, params={"window": 100}),
         _row("R-AUC-PR", "threshold-free", _range_auc("pr"), input_kind="scores", group=None, params={"window": 100}),
+        _row("Rprecision/Rrecall", "range-based", _range_pr, input_kind="binary", group="Tatbul range-based", params={"alpha": 0.2}, kind="pr",
+             note="(range_recall_new(y_pred, y_true, 0)[0], range_recall_new(y_true, y_pred, alpha)[0]), as metric_RF1 computes them"),
         _row("VUS-P/VUS-R[binary]", "threshold-free", _vus_pred, input_kind="binary", group=None, params={"slidingWindow": 100}, kind="pr"),
     ]
 )

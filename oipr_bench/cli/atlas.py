@@ -4,6 +4,7 @@
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
   are kept from DIR's existing atlas unless ``--include-slow``);
 - ``--check [DIR]``: profile again and report every row that drifted (exit 1);
+- ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only and print its row inside the committed grid,
   with the three nearest rows and where X differs from each.
 """
@@ -28,11 +29,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", nargs="?", const="", metavar="DIR", help="profile every row and write the atlas into DIR (default: the source checkout's atlas/)")
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
+    mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
     parser.add_argument("--evaluator-param", action="append", metavar="KEY=VALUE", help="parameter of --evaluator (repeatable)")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow (about an hour more)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
+    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
     parser.set_defaults(func=run)
 
 
@@ -57,12 +60,14 @@ def run(args: argparse.Namespace) -> int:
         return _write(Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:
         return _check(Path(args.check) if args.check else _source_dir(), args)
+    if args.disagreements is not None:
+        return _disagreements(Path(args.disagreements) if args.disagreements else _source_dir(), args)
     if args.evaluator:
         return _place(args)
     from ..atlas.render import grid_lines
     from ..atlas.store import read_atlas
 
-    doc = read_atlas()
+    doc = read_atlas(Path(args.dir) if args.dir else None)
     sys.stdout.write("\n".join(grid_lines(doc["rows"], doc["characteristics"])) + "\n")
     return 0
 
@@ -95,9 +100,11 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
         kept = read_profile(directory, a.id)
         if kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
             rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+        elif a.version is None:
+            rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
         else:
-            rows_by_id[a.id] = not_run_row(a, "slow (about a second or more per call on the 1000-point random cases); "
-                                              "profile it with `oipr-bench atlas --write --include-slow`")
+            rows_by_id[a.id] = not_run_row(a, "slow (a second or more per call on the 1000-point random cases, so "
+                                              "about an hour for its audit); profile it with `oipr-bench atlas --write --include-slow`")
     rows = [rows_by_id[a.id] for a in adapters()]
     write_atlas(directory, rows, reports)
     ok = sum(r["status"] == "ok" for r in rows)
@@ -124,43 +131,28 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _place(args: argparse.Namespace) -> int:
-    from .. import audit
-    from ..atlas.nearest import nearest
-    from ..atlas.render import SHORT, grid_lines
-    from ..atlas.store import read_atlas
-    from ..resolve import parse_params, resolve
+def _disagreements(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.disagreement_report import render_disagreements
+    from ..atlas.disagreements import study
+    from ..io import atomic_write_text
 
-    doc = read_atlas()
-    resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
-    report = audit(resolved).to_dict()
-    row = _user_row(args.evaluator, resolved, report)
-    names = doc["characteristics"]
-    rows = [row] + [r for r in doc["rows"]]
-    sys.stdout.write("\n".join(grid_lines(rows, names, mark=row["id"])) + "\n\n")
-    print(f"nearest rows to {args.evaluator} by profile:")
-    for n in nearest(row, doc["rows"], names):
-        where = ", ".join(SHORT[c] for c in n.differs) or "no characteristic (same profile)"
-        print(f"  {n.row_id}: differs on {n.distance} ({where}); mean |case difference| {n.case_distance:.4g}")
+    t0 = time.perf_counter()
+    text = render_disagreements(study(jobs=args.jobs))
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(directory / "DISAGREEMENTS.md", text)
+    print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")
     return 0
 
 
-def _user_row(spec: str, resolved: Any, report: dict[str, Any]) -> dict[str, Any]:
-    from ..atlas._adapter import Adapter
-    from ..atlas.build import row_from_report
+def _place(args: argparse.Namespace) -> int:
+    from .. import audit
+    from ..atlas.place import placement_lines, user_row
+    from ..atlas.store import read_atlas
+    from ..resolve import parse_params, resolve
 
-    fn = resolved.fn
-    adapter = Adapter(
-        package="(yours)",
-        metric=spec,
-        family="your metric",
-        build=lambda params: fn,
-        params=dict(resolved.params),
-        input_kind=getattr(fn, "input_kind", "binary"),
-        kind="pr",
-        higher_is_better=bool(getattr(fn, "higher_is_better", True)),
-        bounds=tuple(getattr(fn, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
-    )
-    row = row_from_report(adapter, report)
-    row["version"] = "-"
-    return row
+    doc = read_atlas(Path(args.dir) if args.dir else None)
+    resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
+    report = audit(resolved).to_dict()
+    row = user_row(args.evaluator, report, resolved.fn)
+    sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
+    return 0
