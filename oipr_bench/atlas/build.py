@@ -63,9 +63,10 @@ def headline(case: dict[str, Any]) -> float | None:
 
 def cell(characteristic: dict[str, Any]) -> str:
     """A report characteristic as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
-    if characteristic.get("observed") is not None:
-        return str(characteristic["observed"])
-    return "n/a" if characteristic.get("status") == "not_applicable" else "?"
+    observed = characteristic.get("observed")
+    if observed == "not_applicable" or characteristic.get("status") == "not_applicable":
+        return "n/a"
+    return "?" if observed is None else str(observed)
 
 
 def _strip_timings(obj: Any) -> Any:
