@@ -72,7 +72,8 @@ def test_profiles_follow_the_report_schema(written: Path):
         assert stored["format"] == "oipr-bench-atlas-row"
         if stored["report"] is not None:
             validate_report(stored["report"])
-            assert stored["report"]["evaluator"]["name"] == stored["row"]["id"].split(":", 1)[1] or stored["report"]["evaluator"]["name"]
+            assert stored["report"]["evaluator"]["name"] == stored["row"]["id"]
+            assert stored["report"]["evaluator"]["params"] == stored["row"]["params"]
 
 
 def test_markdown_and_html_show_the_grid(written: Path):

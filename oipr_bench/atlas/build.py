@@ -107,7 +107,25 @@ def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | 
         row = _base_row(adapter)
         row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]
         return row, None, time.perf_counter() - t0
-    return row_from_report(adapter, report), report, time.perf_counter() - t0
+    row = row_from_report(adapter, report)
+    problem = schema_problem(report)
+    if problem:
+        row["reason"] = "; ".join(x for x in (row["reason"], f"its report does not follow the report schema: {problem}") if x)
+    return row, report, time.perf_counter() - t0
+
+
+def schema_problem(report: dict[str, Any]) -> str:
+    """One line saying how ``report`` breaks ``schema/report.schema.json`` ("" when it follows it)."""
+    import jsonschema
+
+    from .store import validate_report
+
+    try:
+        validate_report(report)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path)
+        return f"{where}: {exc.message}"
+    return ""
 
 
 def _profile_by_id(row_id: str) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
