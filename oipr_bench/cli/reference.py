@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"reference results: {n_files} files up to date (tolerance {reference.CHECK_TOLERANCE:g})")
         return 0
-    directory = args.dir if args.dir is not None else reference._reference_dir(None)
+    directory = args.dir if args.dir is not None else reference.reference_dir(None)
     for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
         state = "present" if (Path(directory) / name).is_file() else "missing"
         print(f"{Path(directory) / name}: {state}")
