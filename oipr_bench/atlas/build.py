@@ -14,11 +14,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
 
+from ..vocabulary import NOT_APPLICABLE, NOT_RUN
 from ._adapter import Adapter, Unavailable
 
 __all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell", "slug"]
 
-ROW_STATUSES = ("ok", "unavailable", "error", "not_run")
+ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
 
 
 def slug(row_id: str) -> str:
@@ -43,7 +44,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "bounds": [lo, hi],
         "note": adapter.note,
         "slow": adapter.slow,
-        "status": "not_run",
+        "status": NOT_RUN,
         "reason": "",
         "characteristics": {},
         "cases": {},
@@ -64,7 +65,7 @@ def headline(case: dict[str, Any]) -> float | None:
 def cell(characteristic: dict[str, Any]) -> str:
     """A report characteristic as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
     observed = characteristic.get("observed")
-    if observed == "not_applicable" or characteristic.get("status") == "not_applicable":
+    if observed == NOT_APPLICABLE or characteristic.get("status") == NOT_APPLICABLE:
         return "n/a"
     return "?" if observed is None else str(observed)
 
@@ -146,7 +147,7 @@ def profile_all(adapters: Iterable[Adapter], jobs: int = 1) -> list[tuple[dict[s
         return list(pool.map(_profile_by_id, ids))
 
 
-def not_run_row(adapter: Adapter, reason: str, status: str = "not_run") -> dict[str, Any]:
+def not_run_row(adapter: Adapter, reason: str, status: str = NOT_RUN) -> dict[str, Any]:
     """A row that was not profiled (``not_run`` or ``unavailable``), with the reason."""
     row = _base_row(adapter)
     row["status"], row["reason"] = status, reason

@@ -10,21 +10,14 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Mapping
 
+from ..vocabulary import CHARACTERISTICS
+
 __all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label"]
 
 #: Column headers of the grid (Table 5's rows, then the two overestimation markers).
-SHORT: dict[str, str] = {
-    "existence_detection_reward": "exist",
-    "overlap_proportion_awareness": "overlap",
-    "fragments_merging": "merge",
-    "addressing_ambiguous_labels": "ambig",
-    "early_detection_reward": "early",
-    "fragmentation_misleading_in_precision": "fragP",
-    "long_anomaly_misleading": "long",
-    "sparse_anomaly_misleading": "sparse",
-    "all_one_overestimation": "all-1",
-    "random_overestimation": "random",
-}
+SHORT: dict[str, str] = dict(
+    zip(CHARACTERISTICS, ("exist", "overlap", "merge", "ambig", "early", "fragP", "long", "sparse", "all-1", "random"))
+)
 
 
 def row_label(row: Mapping[str, Any]) -> str:
@@ -79,11 +72,12 @@ def grid_lines(rows: list[Mapping[str, Any]], names: list[str], mark: str | None
 def _summary(doc: Mapping[str, Any]) -> list[str]:
     rows = doc["rows"]
     ok = [r for r in rows if r["status"] == "ok"]
-    packages = sorted({r["package"] for r in rows})
+    packages = sorted({r["package"] for r in rows} - {"oipr-bench"}, key=str.lower)
+    builtins = sum(r["package"] == "oipr-bench" for r in rows)
     fams = families(rows)
     return [
-        f"{len(rows)} metric rows from {len(packages)} packages ({', '.join(packages)}) in {len(fams)} families; "
-        f"{len(ok)} profiled, {len(rows) - len(ok)} not (reasons below).",
+        f"{len(rows) - builtins} metric rows from {len(packages)} packages ({', '.join(packages)}) plus the "
+        f"{builtins} built-in evaluators, in {len(fams)} families; {len(ok)} rows profiled, {len(rows) - len(ok)} not (reasons below).",
     ]
 
 
