@@ -325,7 +325,7 @@ class _PredictionOf:
 def _weight_table(max_size: int) -> np.ndarray:
     """``table[span, k]``: weight of offset ``k`` in a region of ``span + 1 <= max_size`` points."""
     spans = np.repeat(np.arange(max_size, dtype=np.int64), max_size)
-    offsets = np.tile(np.arange(max_size, dtype=np.int64), max_size)
+    offsets = np.minimum(np.tile(np.arange(max_size, dtype=np.int64), max_size), spans)  # k > span: never read
     return _weights(offsets, spans).reshape(max_size, max_size)
 
 
