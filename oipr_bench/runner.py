@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .evaluators._base import Score, f1_from
 from .evaluators.tapr import above_one_note
+from .score import Score, f1_from
 
 #: Kinds of outcome, in the words the reports use (defined in :mod:`oipr_bench.vocabulary`).
 from .vocabulary import BAD_RESULT, CRASHED, MUTATED, OK, RAISED, TIMED_OUT
