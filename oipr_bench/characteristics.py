@@ -30,6 +30,25 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .evaluators._base import Score
+from .vocabulary import (
+    ABSENT,
+    ADDRESSING_AMBIGUOUS_LABELS,
+    ALL_ONE_OVERESTIMATION,
+    BENEFICIAL,
+    CHARACTERISTICS,
+    EARLY_DETECTION_REWARD,
+    EXISTENCE_DETECTION_REWARD,
+    FRAGMENTATION_MISLEADING_IN_PRECISION,
+    FRAGMENTS_MERGING,
+    LONG_ANOMALY_MISLEADING,
+    MISLEADING,
+    MITIGATED,
+    OVERLAP_PROPORTION_AWARENESS,
+    RANDOM_OVERESTIMATION,
+    SPARSE_ANOMALY_MISLEADING,
+    VALUES,
+    YES,
+)
 
 __all__ = [
     "CHARACTERISTICS",
@@ -51,45 +70,12 @@ __all__ = [
     "OVERESTIMATION_F1",
 ]
 
-#: Beneficial characteristics, in Table 5's row order.
-BENEFICIAL: tuple[str, ...] = (
-    "existence_detection_reward",
-    "overlap_proportion_awareness",
-    "fragments_merging",
-    "addressing_ambiguous_labels",
-    "early_detection_reward",
-)
-#: Misleading characteristics: Table 5's three rows, then Table A1's two overestimation markers.
-MISLEADING: tuple[str, ...] = (
-    "fragmentation_misleading_in_precision",
-    "long_anomaly_misleading",
-    "sparse_anomaly_misleading",
-    "all_one_overestimation",
-    "random_overestimation",
-)
-#: The ten canonical characteristic names, in report order.
-CHARACTERISTICS: tuple[str, ...] = BENEFICIAL + MISLEADING
-
-#: Values each characteristic can take.
-VALUES: dict[str, tuple[str, ...]] = {
-    "existence_detection_reward": ("yes", "no", "piecewise"),
-    "overlap_proportion_awareness": ("yes", "no", "piecewise"),
-    "fragments_merging": ("yes", "no"),
-    "addressing_ambiguous_labels": ("yes", "no", "only_delay", "only_early"),
-    "early_detection_reward": ("yes", "no"),
-    "fragmentation_misleading_in_precision": ("present", "absent"),
-    "long_anomaly_misleading": ("present", "absent", "mitigated"),
-    "sparse_anomaly_misleading": ("present", "absent"),
-    "all_one_overestimation": ("present", "absent"),
-    "random_overestimation": ("present", "absent"),
-}
-
 #: The default expected profile: OIPR's row of Table 5 (every beneficial
 #: characteristic, no misleading one; long anomaly misleading absent or mitigated).
 DEFAULT_EXPECTED: dict[str, tuple[str, ...]] = {
-    **{name: ("yes",) for name in BENEFICIAL},
-    **{name: ("absent",) for name in MISLEADING},
-    "long_anomaly_misleading": ("absent", "mitigated"),
+    **{name: (YES,) for name in BENEFICIAL},
+    **{name: (ABSENT,) for name in MISLEADING},
+    LONG_ANOMALY_MISLEADING: (ABSENT, MITIGATED),
 }
 
 #: Two scores closer than this are treated as equal (floating-point noise; the
@@ -242,7 +228,7 @@ def check_existence_detection_reward(obs: Observations) -> Finding:
         )
     else:
         value, why = "no", f"F1 never exceeds PW's on c1-c3 (c1: {_fmt(f1[0])} vs {_fmt(pw[0])})"
-    return Finding("existence_detection_reward", value, cases, numbers, why)
+    return Finding(EXISTENCE_DETECTION_REWARD, value, cases, numbers, why)
 
 
 def check_overlap_proportion_awareness(obs: Observations) -> Finding:
@@ -267,7 +253,7 @@ def check_overlap_proportion_awareness(obs: Observations) -> Finding:
         value, why = "piecewise", f"F1 rises with overlap only over part of the range (c1..c4: {shown})"
     else:
         value, why = "no", f"F1 does not rise with overlap (c1..c4: {shown})"
-    return Finding("overlap_proportion_awareness", value, _OVERLAP, numbers, why)
+    return Finding(OVERLAP_PROPORTION_AWARENESS, value, _OVERLAP, numbers, why)
 
 
 def check_fragments_merging(obs: Observations) -> Finding:
@@ -289,7 +275,7 @@ def check_fragments_merging(obs: Observations) -> Finding:
         value, why = "yes", f"dispersed FPs score markedly lower than aggregated/continuous ones ({shown})"
     else:
         value, why = "no", f"dispersed FPs are not scored markedly lower (needs c1 <= {MERGING_FACTOR} x min(c2, c3); {shown})"
-    return Finding("fragments_merging", value, _FRAG_FPS, numbers, why)
+    return Finding(FRAGMENTS_MERGING, value, _FRAG_FPS, numbers, why)
 
 
 def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
@@ -314,7 +300,7 @@ def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
         value, why = "only_early", f"only the early detection earns credit ({shown})"
     else:
         value, why = "no", f"neither shifted detection earns credit ({shown})"
-    return Finding("addressing_ambiguous_labels", value, _SHIFT, numbers, why)
+    return Finding(ADDRESSING_AMBIGUOUS_LABELS, value, _SHIFT, numbers, why)
 
 
 def check_early_detection_reward(obs: Observations) -> Finding:
@@ -333,7 +319,7 @@ def check_early_detection_reward(obs: Observations) -> Finding:
         value, why = "yes", f"earlier detection scores strictly higher (c1..c4: {shown})"
     else:
         value, why = "no", f"F1 is not strictly decreasing with later detection (c1..c4: {shown})"
-    return Finding("early_detection_reward", value, _TP_POS, numbers, why)
+    return Finding(EARLY_DETECTION_REWARD, value, _TP_POS, numbers, why)
 
 
 def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
@@ -351,7 +337,7 @@ def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
         value, why = "present", f"fragmented detections get higher precision than the complete one ({shown})"
     else:
         value, why = "absent", f"fragmenting the detection does not raise precision ({shown})"
-    return Finding("fragmentation_misleading_in_precision", value, _FRAG_TPS, numbers, why)
+    return Finding(FRAGMENTATION_MISLEADING_IN_PRECISION, value, _FRAG_TPS, numbers, why)
 
 
 def check_long_anomaly_misleading(obs: Observations) -> Finding:
@@ -385,7 +371,7 @@ def check_long_anomaly_misleading(obs: Observations) -> Finding:
             f"the short anomalies win (F1 {_fmt(s2.f1)} vs {_fmt(s1.f1)}) and the long one counts as one event of {n} "
             f"(recall {_fmt(s1.recall)})"
         )
-    return Finding("long_anomaly_misleading", value, _LONG, numbers, why)
+    return Finding(LONG_ANOMALY_MISLEADING, value, _LONG, numbers, why)
 
 
 def check_sparse_anomaly_misleading(obs: Observations) -> Finding:
@@ -402,7 +388,7 @@ def check_sparse_anomaly_misleading(obs: Observations) -> Finding:
         value, why = "present", f"an extra false positive raises F1 ({shown})"
     else:
         value, why = "absent", f"an extra false positive does not raise F1 ({shown})"
-    return Finding("sparse_anomaly_misleading", value, _SPARSE, numbers, why)
+    return Finding(SPARSE_ANOMALY_MISLEADING, value, _SPARSE, numbers, why)
 
 
 def _overestimation(name: str, cases: tuple[str, ...], obs: Observations, what: str) -> Finding:
@@ -428,7 +414,7 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
     (OIPR: 0.2378) but not rate the useless detector near the middle of the
     scale (TaPR: 0.7138, AM: 0.6724, both marked in Table A1).
     """
-    return _overestimation("all_one_overestimation", _ALL_ONE, obs, "the all-1 detector")
+    return _overestimation(ALL_ONE_OVERESTIMATION, _ALL_ONE, obs, "the all-1 detector")
 
 
 def check_random_overestimation(obs: Observations) -> Finding:
@@ -442,40 +428,40 @@ def check_random_overestimation(obs: Observations) -> Finding:
     below the marked overestimations (PA on c2: 0.4428; AM: 0.4668, 0.6649).
     The same level as for the all-1 detector: both detectors lack skill.
     """
-    return _overestimation("random_overestimation", _RANDOM, obs, "the random detector (mean over runs)")
+    return _overestimation(RANDOM_OVERESTIMATION, _RANDOM, obs, "the random detector (mean over runs)")
 
 
 #: The rule of each characteristic.
 RULES: dict[str, Callable[[Observations], Finding]] = {
-    "existence_detection_reward": check_existence_detection_reward,
-    "overlap_proportion_awareness": check_overlap_proportion_awareness,
-    "fragments_merging": check_fragments_merging,
-    "addressing_ambiguous_labels": check_addressing_ambiguous_labels,
-    "early_detection_reward": check_early_detection_reward,
-    "fragmentation_misleading_in_precision": check_fragmentation_misleading_in_precision,
-    "long_anomaly_misleading": check_long_anomaly_misleading,
-    "sparse_anomaly_misleading": check_sparse_anomaly_misleading,
-    "all_one_overestimation": check_all_one_overestimation,
-    "random_overestimation": check_random_overestimation,
+    EXISTENCE_DETECTION_REWARD: check_existence_detection_reward,
+    OVERLAP_PROPORTION_AWARENESS: check_overlap_proportion_awareness,
+    FRAGMENTS_MERGING: check_fragments_merging,
+    ADDRESSING_AMBIGUOUS_LABELS: check_addressing_ambiguous_labels,
+    EARLY_DETECTION_REWARD: check_early_detection_reward,
+    FRAGMENTATION_MISLEADING_IN_PRECISION: check_fragmentation_misleading_in_precision,
+    LONG_ANOMALY_MISLEADING: check_long_anomaly_misleading,
+    SPARSE_ANOMALY_MISLEADING: check_sparse_anomaly_misleading,
+    ALL_ONE_OVERESTIMATION: check_all_one_overestimation,
+    RANDOM_OVERESTIMATION: check_random_overestimation,
 }
 
 #: Case ids whose evaluator scores each rule reads.
 REQUIRED_CASES: dict[str, tuple[str, ...]] = {
-    "existence_detection_reward": _OVERLAP[:3],
-    "overlap_proportion_awareness": _OVERLAP,
-    "fragments_merging": _FRAG_FPS,
-    "addressing_ambiguous_labels": _SHIFT,
-    "early_detection_reward": _TP_POS,
-    "fragmentation_misleading_in_precision": _FRAG_TPS,
-    "long_anomaly_misleading": _LONG,
-    "sparse_anomaly_misleading": _SPARSE,
-    "all_one_overestimation": _ALL_ONE,
-    "random_overestimation": _RANDOM,
+    EXISTENCE_DETECTION_REWARD: _OVERLAP[:3],
+    OVERLAP_PROPORTION_AWARENESS: _OVERLAP,
+    FRAGMENTS_MERGING: _FRAG_FPS,
+    ADDRESSING_AMBIGUOUS_LABELS: _SHIFT,
+    EARLY_DETECTION_REWARD: _TP_POS,
+    FRAGMENTATION_MISLEADING_IN_PRECISION: _FRAG_TPS,
+    LONG_ANOMALY_MISLEADING: _LONG,
+    SPARSE_ANOMALY_MISLEADING: _SPARSE,
+    ALL_ONE_OVERESTIMATION: _ALL_ONE,
+    RANDOM_OVERESTIMATION: _RANDOM,
 }
 
 #: Case ids whose PW (baseline) scores a rule reads.
 BASELINE_CASES: dict[str, tuple[str, ...]] = {name: () for name in CHARACTERISTICS}
-BASELINE_CASES["existence_detection_reward"] = _OVERLAP[:3]
+BASELINE_CASES[EXISTENCE_DETECTION_REWARD] = _OVERLAP[:3]
 
 
 def derive(name: str, obs: Observations) -> Finding:

@@ -31,15 +31,8 @@ __all__ = [
     "NOT_RUN",
 ]
 
-# Statuses of a characteristic.
-PASSED, DEVIATION, UNEXPECTED_PASS, FAILED, UNDETERMINED, NOT_RUN = (
-    "passed",
-    "deviation",
-    "unexpected_pass",
-    "failed",
-    "undetermined",
-    "not_run",
-)
+# Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
+from .vocabulary import DEVIATION, FAILED, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
 
 
 
