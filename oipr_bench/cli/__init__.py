@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -58,6 +59,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Option destinations that name something the command writes.
+OUTPUT_DESTS: tuple[str, ...] = ("output", "out")
+
+
+def _anchor_outputs(args: argparse.Namespace) -> None:
+    """Make every output path absolute before any user code runs.
+
+    An evaluator that calls ``os.chdir`` must not move the report.  A
+    trailing separator is kept (``-o out/`` stays recognisably a folder).
+    """
+    for dest in OUTPUT_DESTS:
+        value = getattr(args, dest, None)
+        if isinstance(value, str) and value and not os.path.isabs(value):
+            setattr(args, dest, os.path.join(os.getcwd(), value))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``oipr-bench``; return the process exit code."""
     parser = build_parser()
@@ -65,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    _anchor_outputs(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
