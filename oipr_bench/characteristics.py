@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .evaluators._base import Score
+from .score import Score
 from .vocabulary import (
     ABSENT,
     ADDRESSING_AMBIGUOUS_LABELS,

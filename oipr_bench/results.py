@@ -8,62 +8,28 @@ reference comparisons) and renders itself as text, Markdown or JSON
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import numpy as np
-
 from . import characteristics as ch
-from .evaluators._base import Score
+from .errors import FixtureError
+from .score import Score
 from .expectations import Expectation
-from .vocabulary import (
-    DEVIATION,
-    FAILED,
-    NOT_APPLICABLE,
-    NOT_RUN,
-    OK,
-    PASSED,
-    PROPERTY_SEARCH,
-    SANITY_CHECKS,
-    UNDETERMINED,
-    UNEXPECTED_PASS,
-    kind_of,
-)
+from .jsondata import jsonable, number, schema_problem, unnumber
+from .vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
 REPORT_FORMAT = ("oipr-bench-report", 1)
-
-
-#: ``--against=paper``: half a unit in the 4th decimal the paper prints.
-PAPER_TOLERANCE = 5e-5
-#: ``--against=paper`` on a random-detector case: this many standard errors of the 100-run mean, on top.
-PAPER_STDERRS = 3.0
-
-#: Sanity: a perfect prediction must score 1 within this; F1 must equal 2PR/(P+R) within this.
-SANITY_TOLERANCE = 1e-9
-
-def _num(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _unnum(x: Any) -> float:
-    return math.nan if x is None else float(x)
+#: File name of the report's JSON Schema in the ``schema`` data folder.
+REPORT_SCHEMA_FILE = "report.schema.json"
 
 
 def _score_list(s: Score | None) -> list[float | None] | None:
-    return None if s is None else [_num(v) for v in s]
+    return None if s is None else [number(v) for v in s]
 
 
 def _score_from(values: Any) -> Score | None:
-    return None if values is None else Score(*(_unnum(v) for v in values))
-
-
-def _same(a: float, b: float, tol: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return abs(a - b) <= tol
-
+    return None if values is None else Score(*(unnumber(v) for v in values))
 
 
 # -- results -------------------------------------------------------------------------------------
@@ -119,9 +85,9 @@ class CaseResult:
             "n_runs": self.n_runs,
             "status": self.status,
             "message": self.message,
-            "precision": None if s is None else _num(s.precision),
-            "recall": None if s is None else _num(s.recall),
-            "f1": None if s is None else _num(s.f1),
+            "precision": None if s is None else number(s.precision),
+            "recall": None if s is None else number(s.recall),
+            "f1": None if s is None else number(s.f1),
             "runs": None if self.runs is None else [_score_list(r) for r in self.runs],
             "returned_f1": self.returned_f1,
             "seconds": round(self.seconds, 6),
@@ -130,7 +96,7 @@ class CaseResult:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
         score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
-            _unnum(d.get("precision")), _unnum(d.get("recall")), _unnum(d.get("f1"))
+            unnumber(d.get("precision")), unnumber(d.get("recall")), unnumber(d.get("f1"))
         )
         if d["status"] != OK:
             score = None
@@ -300,7 +266,7 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
-        out += [f"sanity[{r.name}]: {_one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
+        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
         return out
 
@@ -309,16 +275,16 @@ class Profile:
         return {
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
-            "evaluator": {"name": self.evaluator, "params": _jsonable(self.params)},
+            "evaluator": {"name": self.evaluator, "params": jsonable(self.params)},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
-            "options": _jsonable(self.options),
+            "options": jsonable(self.options),
             "cases": [r.to_dict() for r in self.case_results.values()],
             "characteristics": [r.to_dict() for r in self.characteristic_results.values()],
             "sanity": [r.to_dict() for r in self.sanity_results.values()],
             "reference": None
             if self.reference is None
-            else {**_jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
+            else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "ok": self.ok,
         }
 
@@ -329,8 +295,20 @@ class Profile:
         return dumps_json(self.to_dict())
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Profile":
-        """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report)."""
+    def from_dict(cls, d: Mapping[str, Any], *, source: str | None = None) -> "Profile":
+        """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report).
+
+        Raises
+        ------
+        FixtureError
+            ``d`` is not a report (``schema/report.schema.json``): names the
+            JSON path of the first problem (and ``source``, the file, if given).
+        """
+        problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
+        if not isinstance(d, Mapping) or problem is not None:
+            what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
+            raise FixtureError(f"not an oipr-bench report: {what}", file=source,
+                               json_path=problem.path if problem else None)
         ref = d.get("reference")
         return cls(
             evaluator=d["evaluator"]["name"],
@@ -351,113 +329,14 @@ class Profile:
             return self.to_json()
         if fmt not in ("table", "markdown"):
             raise ValueError(f"unknown format {fmt!r}; use table, markdown or json")
-        return render(self, markdown=(fmt == "markdown"))
+        from .render import render_profile
+
+        return render_profile(self, markdown=(fmt == "markdown"))
 
     def __str__(self) -> str:
         return self.format("table")
 
 
-#: How each status is shown in tables.
-STATUS_TEXT = {
-    PASSED: "ok",
-    FAILED: "FAILED",
-    DEVIATION: "xfail (declared)",
-    UNEXPECTED_PASS: "XPASS",
-    UNDETERMINED: "UNDETERMINED",
-    NOT_APPLICABLE: "not applicable",
-    NOT_RUN: "not run",
-}
-
-
-def _cell(x: float | None) -> str:
-    return "-" if x is None else ("nan" if math.isnan(x) else f"{x:.4f}")
-
-
-def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
-    if markdown:
-        esc = [[c.replace("|", "\\|") for c in r] for r in [header] + rows]
-        lines = ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        return lines + ["| " + " | ".join(r) + " |" for r in esc[1:]]
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return [fmt(header)] + [fmt(r) for r in rows]
-
-
-def render_characteristics(profile: "Profile", markdown: bool = False) -> list[str]:
-    """The profile table: characteristic, observed, expected, status, evidence."""
-    rows = []
-    for name in ch.CHARACTERISTICS:
-        r = profile.characteristic_results.get(name)
-        if r is None:
-            exp = " or ".join(ch.DEFAULT_EXPECTED[name])
-            rows.append([name, "-", exp, STATUS_TEXT[NOT_RUN], ""])
-            continue
-        exp = " or ".join(r.expectation.values)
-        if r.expectation.source != "default":
-            exp += f" [{r.expectation.source}]"
-        rows.append([name, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
-    return _table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
-
-
-def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
-    """The compact per-case table: P, R, F1 (means for random cases) and status."""
-    rows = []
-    for r in profile.case_results.values():
-        s = r.score
-        vals = ["-", "-", "-"] if s is None else [_cell(v) for v in s]
-        status = "ok" if r.ok else f"{r.status}: {r.message}"
-        rows.append([r.case_id, str(r.n_runs), *vals, status])
-    return _table(["case", "runs", "P", "R", "F1", "status"], rows, markdown)
-
-
-def render(profile: "Profile", markdown: bool = False) -> str:
-    """The whole profile as text: header, characteristics, sanity, reference, cases.
-
-    A multi-line sanity message (``property-search``) shows its first line only;
-    :meth:`Profile.failures` has all of it.
-    """
-    params = ", ".join(f"{k}={v!r}" for k, v in profile.params.items()) or "none"
-    lines = [
-        f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
-        f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
-        "",
-    ]
-    lines += render_characteristics(profile, markdown)
-    if profile.sanity_results:
-        lines += ["", "sanity: " + ", ".join(
-            f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
-            for n, r in profile.sanity_results.items()
-        )]
-    if profile.reference is not None:
-        res = list(profile.reference_results.values())
-        bad = [r for r in res if r.status != PASSED]
-        ref = profile.reference
-        lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
-        lines += [f"  {r.case_id}: {r.message}" for r in bad]
-    lines += ["", "cases (P / R / F1; random-detector cases: means over the runs)"]
-    lines += render_cases(profile, markdown)
-    return "\n".join(lines) + "\n"
-
-
-def _one_line(message: str) -> str:
+def one_line(message: str) -> str:
     """A (possibly multi-line) message on one line, its lines joined by "; "."""
     return "; ".join(line.strip() for line in message.splitlines() if line.strip())
-
-
-def _jsonable(obj: Any) -> Any:
-    """Plain JSON data: numpy numbers to Python, NaN to None, unknown objects to repr."""
-    if isinstance(obj, Mapping):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return _num(float(obj))
-    if obj is None or isinstance(obj, str):
-        return obj
-    return repr(obj)
-
-

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .evaluators._base import Score, f1_from
+from .score import Score, f1_from
 from .guards import describe_exception, format_exception, safe_str
 from .isolation import _SigintWatch, _text, evaluator_streams, watch_parent
 
