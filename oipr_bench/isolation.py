@@ -5,7 +5,7 @@
   to **stderr**, so a report written to stdout (``--format json``) stays
   valid; and closing or replacing ``sys.stdout``/``sys.stderr`` inside the
   evaluator does not affect the caller afterwards.
-* :class:`_SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
+* :class:`SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
   evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
 * :func:`watch_parent`: an isolated worker process dies with its parent
   (Linux parent-death signal, plus a watchdog thread everywhere).
@@ -27,7 +27,7 @@ from .guards import clip, printable
 MAX_MESSAGE = 500
 
 
-def _text(message: str) -> str:
+def outcome_text(message: str) -> str:
     """An outcome message: printable (no terminal escapes) and clipped."""
     return printable(clip(message, MAX_MESSAGE))
 
@@ -95,7 +95,7 @@ def evaluator_streams() -> Iterator[None]:
             os.close(saved_fd)
 
 
-class _SigintWatch:
+class SigintWatch:
     """Context manager recording whether a real SIGINT arrived while it was active.
 
     Inside, SIGINT is handled by a wrapper that marks ``real`` and then does
@@ -120,7 +120,7 @@ class _SigintWatch:
         else:
             raise KeyboardInterrupt
 
-    def __enter__(self) -> "_SigintWatch":
+    def __enter__(self) -> "SigintWatch":
         if threading.current_thread() is not threading.main_thread():
             self.real = True
             return self

@@ -254,18 +254,7 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
             display = type(obj).__qualname__
     owner = obj
     if inspect.isclass(obj):
-        try:
-            inst = obj(**params)
-        except BaseException as exc:  # SystemExit in __init__ included
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            raise UsageError(
-                f"evaluator {display}: cannot instantiate {obj.__qualname__}({_kw(params)}): {describe_exception(exc)}"
-            ) from None
-        fn = _callable_of(inst, display)
-        in_force = _user_attr(inst, "params", display)
-        in_force = dict(in_force) if isinstance(in_force, Mapping) else params
-        return Resolved(fn, display, in_force, inst, None, _profile_of(inst, obj, display=display))
+        return _resolve_class(obj, params, display)
     if inspect.isroutine(obj) or isinstance(obj, functools.partial):
         fn = functools.partial(obj, **params) if params else obj
         if params:
@@ -282,6 +271,22 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
     in_force = _user_attr(obj, "params", display)
     in_force = dict(in_force) if isinstance(in_force, Mapping) else {}
     return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj), display=display))
+
+
+def _resolve_class(cls: type, params: dict[str, Any], display: str) -> Resolved:
+    """Instantiate ``cls(**params)``; anything its ``__init__`` raises (SystemExit too) is a UsageError."""
+    try:
+        inst = cls(**params)
+    except BaseException as exc:  # SystemExit in __init__ included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UsageError(
+            f"evaluator {display}: cannot instantiate {cls.__qualname__}({_kw(params)}): {describe_exception(exc)}"
+        ) from None
+    fn = _callable_of(inst, display)
+    in_force = _user_attr(inst, "params", display)
+    in_force = dict(in_force) if isinstance(in_force, Mapping) else params
+    return Resolved(fn, display, in_force, inst, None, _profile_of(inst, cls, display=display))
 
 
 def _kw(params: Mapping[str, Any]) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 
 from .score import Score, f1_from
 from .guards import describe_exception, format_exception, safe_str
-from .isolation import _SigintWatch, _text, evaluator_streams, watch_parent
+from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
 
 #: Kinds of outcome, in the words the reports use (defined in :mod:`oipr_bench.vocabulary`).
 from .vocabulary import BAD_RESULT, CRASHED, MUTATED, OK, RAISED, TIMED_OUT
@@ -176,20 +176,20 @@ def call_evaluator(
     y_true = np.asarray(y_true).astype(dtype)
     y_pred = np.asarray(y_pred).astype(dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
-    sigint = _SigintWatch()
+    sigint = SigintWatch()
     try:
         with sigint, evaluator_streams():
             result = fn(t_copy, p_copy)
     except KeyboardInterrupt as exc:
         if sigint.real:  # a real Ctrl-C (or no way to tell): stop the run
             raise
-        return CallOutcome(RAISED, message=_text(f"raised {describe_exception(exc)} (its own, not a Ctrl-C)"),
+        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)} (its own, not a Ctrl-C)"),
                            detail=format_exception(exc))
     except SystemExit as exc:  # a bare exit() inside a metric package must not end the run
-        return CallOutcome(RAISED, message=_text(f"raised SystemExit (called exit({safe_str(repr(exc.code))}))"),
+        return CallOutcome(RAISED, message=outcome_text(f"raised SystemExit (called exit({safe_str(repr(exc.code))}))"),
                            detail=format_exception(exc))
     except BaseException as exc:  # the user's code may raise anything
-        return CallOutcome(RAISED, message=_text(f"raised {describe_exception(exc)}"), detail=format_exception(exc))
+        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)}"), detail=format_exception(exc))
     mutated = [
         name
         for name, a, b in (("y_true", t_copy, y_true), ("y_pred", p_copy, y_pred))
@@ -200,9 +200,9 @@ def call_evaluator(
     try:
         score, returned_f1 = _coerce(result)
     except TypeError as exc:
-        return CallOutcome(BAD_RESULT, message=_text(safe_str(exc, 500)))
+        return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
     except Exception as exc:  # a user object whose attributes raise
-        return CallOutcome(BAD_RESULT, message=_text(f"result could not be read: {describe_exception(exc)}"))
+        return CallOutcome(BAD_RESULT, message=outcome_text(f"result could not be read: {describe_exception(exc)}"))
     problem = check_range(score, y_true, y_pred)
     if problem:
         return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1)

@@ -619,3 +619,19 @@ def test_deep_json_is_refused_by_the_shared_reader():
     with pytest.raises(ValueError, match="nested 100000 levels deep"):
         guards.loads_json("[" * 100_000)
     assert guards.json_depth('{"a": "[[[[[[", "b": [[1]]}') == 3
+
+
+def test_audit_on_a_dataset_missing_rule_cases_is_a_fixture_error(tmp_path, monkeypatch):
+    from oipr_bench import audit
+
+    folder = _dataset(tmp_path)  # three scenarios only, manifest consistent
+    real = loader.data_dir
+    monkeypatch.setattr(loader, "data_dir", lambda name: folder if name == "scenarios" else real(name))
+    scenarios.clear_cache()
+    try:
+        with pytest.raises(FixtureError) as info:
+            audit("OIPR")
+    finally:
+        scenarios.clear_cache()
+    assert "lacks" in info.value.message and "sparse_anomalies/c2" in info.value.message
+    assert info.value.file == str(folder / "manifest.json")

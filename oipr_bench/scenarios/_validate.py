@@ -88,6 +88,12 @@ _SCHEMA_LOCK = threading.Lock()
 _VALIDATORS: dict[str, Any] = {}
 
 
+def clear_validators() -> None:
+    """Forget the cached schema validators (the next load re-reads the schemas)."""
+    with _SCHEMA_LOCK:
+        _VALIDATORS.clear()
+
+
 def _validator(schema_file: str) -> Any:
     """A cached Draft 2020-12 validator for one of the shipped schemas."""
     with _SCHEMA_LOCK:
@@ -172,7 +178,7 @@ def _events_to_array(
 
 
 @dataclass(frozen=True)
-class _Parsed:
+class Parsed:
     """A validated case as cached (arrays read-only; everything else copied on the way out)."""
 
     doc: dict[str, Any]
@@ -220,7 +226,7 @@ def _claim_points(case: dict[str, Any], i: int, file: str, budget: list[int]) ->
     budget[0] -= points
 
 
-def _parse_case(case: dict[str, Any], i: int, scenario: str, title: str, file: str, budget: list[int]) -> _Parsed:
+def _parse_case(case: dict[str, Any], i: int, scenario: str, title: str, file: str, budget: list[int]) -> Parsed:
     """Check one case of a schema-valid scenario file and build its read-only arrays."""
     case_id = case["id"]
     if case_id != f"{scenario}/{case['case']}":
@@ -249,12 +255,12 @@ def _parse_case(case: dict[str, Any], i: int, scenario: str, title: str, file: s
     predictions = tuple(
         _events_to_array(run, length, file=file, case_id=case_id, where=where(k)) for k, run in enumerate(runs)
     )
-    return _Parsed(case, scenario, title, file, y_true, predictions)
+    return Parsed(case, scenario, title, file, y_true, predictions)
 
 
 def _parse_scenario_file(
     path: Path, entry: dict[str, Any], entry_path: str, manifest_file: str, version: str, budget: list[int]
-) -> list[_Parsed]:
+) -> list[Parsed]:
     file = str(path)
     raw, doc = _read_json(path)
     _check_schema(doc, SCENARIO_SCHEMA_FILE, file)
@@ -284,7 +290,7 @@ def _parse_scenario_file(
     return parsed
 
 
-def load_dir(directory: Path) -> tuple[_Parsed, ...]:
+def load_dir(directory: Path) -> tuple[Parsed, ...]:
     """Parse and validate the whole dataset in ``directory`` (all or nothing)."""
     if not directory.is_dir():
         raise FixtureError("scenario folder not found", file=str(directory))
@@ -310,7 +316,7 @@ def load_dir(directory: Path) -> tuple[_Parsed, ...]:
             raise FixtureError(f"{extra!r} is in the scenario folder but not listed in the manifest",
                                file=manifest_file, json_path="$.files")
 
-    parsed: list[_Parsed] = []
+    parsed: list[Parsed] = []
     seen: dict[str, str] = {}
     budget = [MAX_DATASET_POINTS]
     for i, entry in enumerate(manifest["files"]):

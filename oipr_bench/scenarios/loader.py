@@ -50,9 +50,8 @@ from ._validate import (  # noqa: F401  (MAX_LENGTH and MAX_DATASET_POINTS are p
     MAX_DATASET_POINTS,
     MAX_LENGTH,
     SUPPORTED_VERSIONS,
-    _SCHEMA_LOCK,
-    _VALIDATORS,
-    _Parsed,
+    Parsed,
+    clear_validators,
     load_dir,
 )
 from .case import Case
@@ -63,7 +62,7 @@ __all__ = ["Case", "SUPPORTED_VERSIONS", "MAX_LENGTH", "MAX_DATASET_POINTS", "lo
 
 # --------------------------------------------------------------------------- cache + public API
 _CACHE_LOCK = threading.Lock()
-_CACHE: dict[Path, tuple[tuple[Any, ...], tuple[_Parsed, ...]]] = {}
+_CACHE: dict[Path, tuple[tuple[Any, ...], tuple[Parsed, ...]]] = {}
 
 
 def _signature(directory: Path) -> tuple[Any, ...]:
@@ -83,7 +82,7 @@ def _resolve(path: str | os.PathLike[str] | None) -> Path:
     return data_dir("scenarios") if path is None else Path(path).expanduser().resolve()
 
 
-def _parsed(path: str | os.PathLike[str] | None) -> tuple[_Parsed, ...]:
+def _parsed(path: str | os.PathLike[str] | None) -> tuple[Parsed, ...]:
     directory = _resolve(path)
     sig = _signature(directory) if directory.is_dir() else None
     with _CACHE_LOCK:
@@ -150,8 +149,7 @@ def clear_cache() -> None:
     """Forget every parsed dataset (the next :func:`load` re-reads the files)."""
     with _CACHE_LOCK:
         _CACHE.clear()
-    with _SCHEMA_LOCK:
-        _VALIDATORS.clear()
+    clear_validators()
 
 
 def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.PathLike[str] | None = None) -> None:
