@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .evaluators.tapr import above_one_note
 from .score import Score, f1_from
 from .guards import describe_exception, format_exception, safe_str
 from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
@@ -143,7 +144,7 @@ def check_range(score: Score, y_true: np.ndarray, y_pred: np.ndarray) -> str:
             if not nan_ok[name]:
                 return f"{name} is NaN although it is well defined here"
         elif not 0.0 <= value <= 1.0:
-            return f"{name} = {value!r} lies outside [0, 1]"
+            return f"{name} = {value!r} lies outside [0, 1]" + above_one_note(name, value)
     return ""
 
 
