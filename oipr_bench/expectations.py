@@ -155,7 +155,7 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
     try:
         raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
     except UnreadableFile as exc:
-        raise UsageError(f"--expect-file {str(p)!r}: {exc}") from None
+        raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
     try:
         text = raw.decode("utf-8")
         data = loads_json(text) if p.suffix.lower() == ".json" else loads_toml(text)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from typing import NamedTuple, Sequence
 
@@ -109,22 +108,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-#: Option destinations that name something the command writes.
-OUTPUT_DESTS: tuple[str, ...] = ("output", "out")
-
-
-def _anchor_outputs(args: argparse.Namespace) -> None:
-    """Make every output path absolute before any user code runs.
-
-    An evaluator that calls ``os.chdir`` must not move the report.  A
-    trailing separator is kept (``-o out/`` stays recognisably a folder).
-    """
-    for dest in OUTPUT_DESTS:
-        value = getattr(args, dest, None)
-        if isinstance(value, str) and value and not os.path.isabs(value):
-            setattr(args, dest, os.path.join(os.getcwd(), value))
-
-
 def dependency_failure(exc: BaseException) -> str | None:
     """One line naming the third-party package whose import failed, and the fix; None if none did.
 
@@ -163,7 +146,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
-    _anchor_outputs(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
