@@ -76,7 +76,7 @@ import numpy as np
 from ..events import count_at_most, prefers_running_count, running_count, to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_non_negative_int, check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
@@ -118,7 +118,7 @@ class TaPRParts(NamedTuple):
     tap_p: float
 
 
-class TaPR:
+class TaPR(Evaluator):
     """Time-series aware precision TaP and recall TaR (Hwang et al., CIKM 2019).
 
     Parameters
@@ -172,20 +172,6 @@ class TaPR:
         self.delta = check_non_negative_int(self.name, "delta", delta)
         self.theta = check_real(self.name, "theta", theta)
         self.ambiguous_end = check_choice(self.name, "ambiguous_end", ambiguous_end, AMBIGUOUS_ENDS)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The parameters in force."""
-        return {
-            "alpha": self.alpha,
-            "delta": self.delta,
-            "theta": self.theta,
-            "ambiguous_end": self.ambiguous_end,
-        }
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        return f"TaPR({args})"
 
     def parts(self, y_true: Any, y_pred: Any) -> TaPRParts:
         """Return the detection and portion scores ``(TaR_d, TaR_p, TaP_d, TaP_p)``.
