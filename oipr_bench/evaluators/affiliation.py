@@ -323,12 +323,22 @@ def _chunk_sums(
     dest = slice(z0, z0 + span)
 
     # Precision: survival of the distance to J_j, integrated over Y_j.
-    prec_num[dest] += np.bincount(
-        local, weights=_precision_piece_integrals(u, v, a, b, a - z_lo, z_hi - b, w), minlength=span
-    )
-    pred_len[dest] += np.bincount(local, weights=v - u, minlength=span)
+    local = np.concatenate(([0], local))  # slot 0 carries the sum of zone z0 so far
+    _carry_sums(prec_num, dest, local, _precision_piece_integrals(u, v, a, b, a - z_lo, z_hi - b, w))
+    _carry_sums(pred_len, dest, local, v - u)
     covered = np.maximum(np.minimum(v, b) - np.maximum(u, a), 0.0)
     after = _left_anchor_recall_integrals(v, np.maximum(v, a), np.minimum(right_end, b), z_hi, w)
     # Mirror image x -> -x: anchor u on the right of [left_start, u].
     before = _left_anchor_recall_integrals(-u, -np.minimum(u, b), -np.maximum(left_start, a), -z_lo, w)
-    rec_num[dest] += np.bincount(local, weights=covered + after + before, minlength=span)
+    _carry_sums(rec_num, dest, local, covered + after + before)
+
+
+def _carry_sums(acc: np.ndarray, dest: slice, local: np.ndarray, weights: np.ndarray) -> None:
+    """Per-zone sums of one chunk into ``acc[dest]``, bit for bit as one unchunked ``bincount``.
+
+    Only the chunk's first zone can hold pieces of an earlier chunk (pieces are
+    sorted by zone); its partial sum enters first, so every zone is summed in
+    the same order as by a single ``bincount`` over all pieces.
+    """
+    weights = np.concatenate(([acc[dest.start]], weights))
+    acc[dest] = np.bincount(local, weights=weights, minlength=dest.stop - dest.start)
