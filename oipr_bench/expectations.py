@@ -29,6 +29,7 @@ __all__ = [
     "FAILED",
     "UNDETERMINED",
     "NOT_RUN",
+    "NOT_APPLICABLE",
 ]
 
 # Statuses of a characteristic.
@@ -40,6 +41,8 @@ PASSED, DEVIATION, UNEXPECTED_PASS, FAILED, UNDETERMINED, NOT_RUN = (
     "undetermined",
     "not_run",
 )
+#: A characteristic whose rule needs a quantity the evaluator does not give (e.g. precision of a scalar).
+NOT_APPLICABLE = "not_applicable"
 
 
 
@@ -193,12 +196,18 @@ def judge(observed: str | None, expectation: Expectation) -> str:
     """Status of an observed value against its expectation.
 
     Without a declared deviation: ``passed`` when the value is expected, else
-    ``failed``.  With one (the declared values share none with the default):
+    ``failed``.  ``not_applicable`` observed gives the status ``not_applicable``
+    under the default expectation and ``failed`` under a declared one that
+    does not list it.  With one (the declared values share none with the default):
     the declared value gives ``deviation`` (pytest: xfail), the default value
     ``unexpected_pass`` (pytest: XPASS), anything else ``failed``.
     """
     if observed is None:
         return UNDETERMINED
+    if observed == NOT_APPLICABLE and observed not in expectation.values:
+        # The rule needs a quantity the evaluator does not give: a status of its own, a failure
+        # only when a declared expectation asks for a value.
+        return NOT_APPLICABLE if expectation.source == "default" else FAILED
     if expectation.deviation:
         if observed in expectation.values:
             return DEVIATION

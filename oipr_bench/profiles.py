@@ -55,7 +55,10 @@ from .results import (
     _jsonable,
     _same,
 )
-from .runner import MUTATED, OK, Caller
+from .declarations import declarations_of
+from .discrimination import discrimination_problem, perfect_problem
+from .readings import KIND_PR, KIND_SCORE
+from .runner import BAD_RESULT, MUTATED, OK, CallOutcome, Caller
 
 __all__ = ["audit", "AuditSession", "Profile"]
 
@@ -112,12 +115,19 @@ class AuditSession:
         tolerance: float = 1e-9,
         hypothesis_examples: int | None = None,
         timeout_option: str = "--oipr-timeout",
+        input_kind: str | None = None,
+        higher_is_better: bool | None = None,
+        bounds: Any = None,
+        declaration_source: str = "audit()",
     ) -> None:
         self.resolved = resolved
+        self.declarations = declarations_of(resolved, input_kind=input_kind, higher_is_better=higher_is_better,
+                                            bounds=bounds, source=declaration_source)
         own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
         self.expectations = merge_expectations(own, dict(expectations or {}))
         try:
-            self.caller = Caller(resolved.fn, timeout=timeout, isolate=isolate)
+            self.caller = Caller(resolved.fn, timeout=timeout, isolate=isolate,
+                                 input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         except ValueError as exc:
             raise UsageError(f"{timeout_option}: {exc}") from None
         if hypothesis_examples is not None and (
@@ -145,6 +155,9 @@ class AuditSession:
         self._sanity: dict[str, SanityResult] = {}
         self._ref_results: dict[str, ReferenceResult] = {}
         self._ref_values: dict[str, Any] | None = None
+        self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
+        #: "pr" or "score": set by the first successful call (:meth:`call`).
+        self.kind: str | None = None
 
     # -- setup -----------------------------------------------------------------------------------
 
@@ -198,11 +211,13 @@ class AuditSession:
         returned_f1 = True
         result: CaseResult | None = None
         for i, pred in enumerate(case.predictions):
-            out = self.caller(case.y_true, pred)
+            out = self.call(case.y_true, pred)
             if not out.ok:
                 where = f"run {i + 1} of {n}: " if n > 1 else ""
                 value = ""
-                if out.score is not None:
+                if out.score is not None and out.result_kind == KIND_SCORE:
+                    value = f" (returned {out.score.f1!r})"
+                elif out.score is not None:
                     value = f" (returned P={out.score.precision!r}, R={out.score.recall!r}, F1={out.score.f1!r})"
                 result = CaseResult(case_id, out.kind, f"{where}{out.message}{value}", n, None, None, out.returned_f1,
                                     time.perf_counter() - t0, out.detail)
@@ -210,14 +225,40 @@ class AuditSession:
             assert out.score is not None
             runs.append(out.score)
             returned_f1 = returned_f1 and out.returned_f1
+        kind = self.kind or KIND_PR
         if result is None:
             if n == 1:
-                result = CaseResult(case_id, OK, "", 1, runs[0], None, returned_f1, time.perf_counter() - t0)
+                result = CaseResult(case_id, OK, "", 1, runs[0], None, returned_f1, time.perf_counter() - t0, kind=kind)
             else:
-                mean = Score(*(float(v) for v in np.mean(np.array(runs, dtype=float), axis=0)))
-                result = CaseResult(case_id, OK, "", n, mean, tuple(runs), returned_f1, time.perf_counter() - t0)
+                with np.errstate(invalid="ignore"):
+                    mean = Score(*(float(v) for v in np.mean(np.array(runs, dtype=float), axis=0)))
+                result = CaseResult(case_id, OK, "", n, mean, tuple(runs), returned_f1, time.perf_counter() - t0, kind=kind)
         self._case_results[case_id] = result
         return result
+
+    def call(self, y_true: np.ndarray, y_pred: np.ndarray, *, dtype: Any = np.int8) -> CallOutcome:
+        """Call the evaluator once; a result of another kind than the earlier ones is a bad result.
+
+        The first successful call fixes :attr:`kind` (``"pr"`` or ``"score"``).
+        """
+        out = self.caller(y_true, y_pred, dtype=dtype)
+        if not out.ok:
+            return out
+        if self.kind is None:
+            self.kind = out.result_kind
+        elif out.result_kind != self.kind:
+            got = "one number" if out.result_kind == KIND_SCORE else "precision/recall"
+            had = "one number" if self.kind == KIND_SCORE else "precision/recall"
+            return CallOutcome(BAD_RESULT, message=f"returned {got} here but {had} on earlier calls", returned_f1=out.returned_f1,
+                               result_kind=out.result_kind)
+        return out
+
+    def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
+        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth (cached)."""
+        if case_id not in self._anchors:
+            y = self.cases[case_id].y_true
+            self._anchors[case_id] = (self.call(y, np.zeros_like(y)), self.call(y, y))
+        return self._anchors[case_id]
 
     def baseline(self, case_id: str) -> Score:
         """PW's score on ``case_id`` (the built-in point-wise evaluator; mean over runs)."""
@@ -244,16 +285,36 @@ class AuditSession:
             msg = "; ".join(f"needs case {r.case_id}, which failed ({r.status})" for r in failed)
             res = CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
         else:
-            obs = ch.Observations(
-                scores={r.case_id: r.score for r in results},  # type: ignore[misc]
-                baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
-                true_events={c: len(self.cases[c].y_true_events) for c in needed},
-            )
-            finding = ch.derive(name, obs)
-            status = judge(finding.value, expectation)
-            res = CharacteristicResult(name, finding.value, expectation, status, finding, finding.explanation)
+            res = self._derive(name, expectation, {r.case_id: r.score for r in results})  # type: ignore[misc]
         self._char_results[name] = res
         return res
+
+    def _derive(self, name: str, expectation: Expectation, scores: dict[str, Score]) -> CharacteristicResult:
+        """Apply the rule of ``name`` to the case scores (running the anchors it reads first)."""
+        decl = self.declarations
+        kind = self.kind or KIND_PR
+        obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)
+        anchored = ch.REQUIRED_CASES[name] if not obs.bounded else ch.ANCHOR_CASES[name]
+        if ch.not_applicable_reason(name, obs):
+            anchored = ()
+        empty, perfect = {}, {}
+        for cid in anchored:
+            none, best = self.anchors(cid)
+            bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
+            if bad:
+                msg = "; ".join(f"needs {what} on the ground truth of {cid}, which failed ({o.kind}: {o.message})"
+                                for what, o in bad)
+                return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+            empty[cid], perfect[cid] = none.score, best.score
+        obs = ch.Observations(
+            scores=scores,
+            baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
+            true_events={c: len(self.cases[c].y_true_events) for c in ch.REQUIRED_CASES[name]},
+            kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
+        )
+        finding = ch.derive(name, obs)
+        status = judge(finding.value, expectation)
+        return CharacteristicResult(name, finding.value, expectation, status, finding, finding.explanation)
 
     # -- sanity ----------------------------------------------------------------------------------
 
@@ -289,18 +350,26 @@ class AuditSession:
     def _sanity_perfect(self) -> str:
         for cid in _PERFECT_CASES:
             y = self.cases[cid].y_true
-            out = self.caller(y, y)
+            out = self.call(y, y)
             if not out.ok:
                 return f"y_pred = y_true of {cid}: {out.message}"
-            if not all(_same(v, 1.0, SANITY_TOLERANCE) for v in out.score):  # type: ignore[union-attr]
-                s = out.score
-                return f"y_pred = y_true of {cid} scores P={s.precision!r}, R={s.recall!r}, F1={s.f1!r}, expected (1, 1, 1)"  # type: ignore[union-attr]
+            problem = perfect_problem(out.score, out.result_kind, self.declarations, f"y_pred = y_true of {cid}")  # type: ignore[arg-type]
+            if problem:
+                return problem
+        return ""
+
+    def _sanity_discriminates(self) -> str:
+        for cid in _PERFECT_CASES[:2]:
+            problem = discrimination_problem(self.call, self.cases[cid].y_true, self.kind, self.declarations,
+                                             f"the ground truth of {cid}")
+            if problem:
+                return problem
         return ""
 
     def _sanity_deterministic(self) -> str:
         for cid in _DETERMINISM_CASES:
             t, p = self._series(cid)
-            first, second = self.caller(t, p), self.caller(t, p)
+            first, second = self.call(t, p), self.call(t, p)
             if not (first.ok and second.ok):
                 bad = first if not first.ok else second
                 return f"{cid}: {bad.message}"
@@ -311,7 +380,7 @@ class AuditSession:
     def _sanity_no_mutation(self) -> str:
         for cid in _MUTATION_CASES:
             t, p = self._series(cid)
-            out = self.caller(t, p)
+            out = self.call(t, p)
             if out.kind == MUTATED:
                 return f"{cid}: {out.message}"
         mutated = [r.case_id for r in self._case_results.values() if r.status == MUTATED]
@@ -322,7 +391,7 @@ class AuditSession:
     def _sanity_bool_int(self) -> str:
         for cid in _DTYPE_CASES:
             t, p = self._series(cid)
-            outs = {str(np.dtype(d)): self.caller(t, p, dtype=d) for d in (np.int8, np.int64, bool)}
+            outs = {str(np.dtype(d)): self.call(t, p, dtype=d) for d in (np.int8, np.int64, bool)}
             bad = [f"{d}: {o.message}" for d, o in outs.items() if not o.ok]
             if bad:
                 return f"{cid}: " + "; ".join(bad)
@@ -336,6 +405,8 @@ class AuditSession:
     def _sanity_harmonic_f1(self) -> str:
         for cid in self.cases:
             self.case_result(cid)
+        if self.kind == KIND_SCORE:
+            return ""  # one number: there is no (P, R) to check F1 against
         checked = 0
         for r in self._case_results.values():
             if not r.ok or not r.returned_f1:
@@ -397,11 +468,14 @@ class AuditSession:
             problems = []
             assert mine.score is not None
             for metric, a, b, tol in zip(Score._fields, mine.score, target, tols):
+                if self.kind == KIND_SCORE and metric != "f1":
+                    continue  # a scalar score is compared with the reference's F1
                 if not _same(a, b, tol):
                     problems.append(f"{metric} {a!r} vs {b!r} (|diff| {abs(a - b):.3g} > {tol:.3g})")
             if not problems and self.against == "reference" and ref.runs is not None and mine.runs is not None:
                 for i, (s, t) in enumerate(zip(mine.runs, ref.runs)):
-                    bad = [m for m, a, b in zip(Score._fields, s, t) if not _same(a, b, self.tolerance)]
+                    bad = [m for m, a, b in zip(Score._fields, s, t)
+                           if not _same(a, b, self.tolerance) and (self.kind != KIND_SCORE or m == "f1")]
                     if bad:
                         problems.append(f"run {i + 1}: {', '.join(bad)} {tuple(s)} vs {tuple(t)}")
                         break
@@ -444,6 +518,8 @@ class AuditSession:
             options=self.options(),
             package_version=__version__,
             dataset_version=DATASET_VERSION,
+            kind=self.kind,
+            declarations=self.declarations,
         )
 
     def reference_info(self) -> dict[str, Any] | None:
@@ -470,6 +546,9 @@ def audit(
     tolerance: float = 1e-9,
     sanity: bool = True,
     hypothesis_examples: int | None = None,
+    input: str | None = None,
+    higher_is_better: bool | None = None,
+    bounds: Any = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -491,6 +570,14 @@ def audit(
         Run the sanity checks (default True).
     hypothesis_examples : int, optional
         Also run the ``property-search`` sanity check with this many examples per property.
+    input : {"binary", "scores"}, optional
+        What the evaluator takes; ``"scores"`` hands ``y_pred`` over as float64
+        (the 0/1 prediction as 0.0/1.0).  Default: its ``input_kind`` attribute, else binary.
+    higher_is_better : bool, optional
+        Orientation of a scalar score.  Default: its ``higher_is_better`` attribute, else True.
+    bounds : (lo, hi), optional
+        Range of a scalar score, either end None for open.  Default: its ``bounds``
+        attribute, else (0, 1).  See docs/scalar-metrics.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -519,5 +606,9 @@ def audit(
         tolerance=tolerance,
         hypothesis_examples=hypothesis_examples,
         timeout_option="audit(timeout=...)",
+        input_kind=input,
+        higher_is_better=higher_is_better,
+        bounds=bounds,
+        declaration_source="audit()",
     ) as session:
         return session.run_all(sanity=sanity)

@@ -16,6 +16,8 @@ import numpy as np
 
 from . import characteristics as ch
 from .evaluators._base import Score
+from .declarations import Declarations
+from .readings import KIND_PR, KIND_SCORE
 from .runner import OK
 from .expectations import (
     DEVIATION,
@@ -28,10 +30,12 @@ from .expectations import (
 )
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 1)
+REPORT_FORMAT = ("oipr-bench-report", 2)
+#: Report layout versions :meth:`Profile.from_dict` reads (1: before scalar results; read as kind "pr").
+READABLE_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
 
 #: The sanity checks, in report order (see :meth:`AuditSession.sanity_result`).
-SANITY_CHECKS: tuple[str, ...] = ("perfect", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+SANITY_CHECKS: tuple[str, ...] = ("perfect", "discriminates", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
 
 #: The opt-in sanity check that searches random inputs (hypothesis) for broken model-free
 #: properties (:mod:`oipr_bench.property_search`); run only when ``hypothesis_examples`` is given.
@@ -91,6 +95,8 @@ class CaseResult:
         Per-run scores of a random case.
     returned_f1 : bool
         False when the evaluator returned only (P, R).
+    kind : {"pr", "score"}
+        What the evaluator returned; a scalar is stored as ``Score(nan, nan, value)``.
     seconds : float
         Wall time of the case's calls.
     detail : str
@@ -106,6 +112,7 @@ class CaseResult:
     returned_f1: bool = True
     seconds: float = 0.0
     detail: str = ""
+    kind: str = KIND_PR
 
     @property
     def ok(self) -> bool:
@@ -114,6 +121,7 @@ class CaseResult:
     def to_dict(self) -> dict[str, Any]:
         scenario, _, case = self.case_id.partition("/")
         s = self.score
+        scalar = self.kind == KIND_SCORE
         return {
             "case_id": self.case_id,
             "scenario": scenario,
@@ -123,7 +131,8 @@ class CaseResult:
             "message": self.message,
             "precision": None if s is None else _num(s.precision),
             "recall": None if s is None else _num(s.recall),
-            "f1": None if s is None else _num(s.f1),
+            "f1": None if s is None or scalar else _num(s.f1),
+            "score": None if s is None else _num(s.f1),
             "runs": None if self.runs is None else [_score_list(r) for r in self.runs],
             "returned_f1": self.returned_f1,
             "seconds": round(self.seconds, 6),
@@ -131,14 +140,18 @@ class CaseResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
+        scalar = d.get("precision") is None and d.get("recall") is None and d.get("f1") is None and d.get("score") is not None
         score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
             _unnum(d.get("precision")), _unnum(d.get("recall")), _unnum(d.get("f1"))
         )
+        if scalar:
+            score = Score(math.nan, math.nan, _unnum(d.get("score")))
         if d["status"] != OK:
             score = None
         runs = None if d.get("runs") is None else tuple(_score_from(r) for r in d["runs"])  # type: ignore[misc]
         return cls(d["case_id"], d["status"], d.get("message", ""), int(d.get("n_runs", 1)), score, runs,
-                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""))
+                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""),
+                   KIND_SCORE if scalar else KIND_PR)
 
 
 @dataclass(frozen=True)
@@ -246,6 +259,10 @@ class Profile:
     options : dict
         Run options (timeout, isolate).
     package_version, dataset_version : str
+    kind : {"pr", "score"} or None
+        What the evaluator returns (None when no call succeeded).
+    declarations : Declarations
+        Input kind, orientation and bounds in force (:mod:`oipr_bench.declarations`).
     """
 
     evaluator: str
@@ -258,6 +275,8 @@ class Profile:
     options: dict[str, Any] = field(default_factory=dict)
     package_version: str = ""
     dataset_version: str = ""
+    kind: str | None = None
+    declarations: Declarations = field(default_factory=Declarations)
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -311,7 +330,8 @@ class Profile:
         return {
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
-            "evaluator": {"name": self.evaluator, "params": _jsonable(self.params)},
+            "evaluator": {"name": self.evaluator, "params": _jsonable(self.params), "kind": self.kind,
+                          **self.declarations.to_dict()},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
             "options": _jsonable(self.options),
@@ -332,8 +352,24 @@ class Profile:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Profile":
-        """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report)."""
+        """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report).
+
+        Reads the layout versions :data:`READABLE_FORMAT_VERSIONS` (a version-1
+        report is a precision/recall evaluator's, with the default declarations).
+
+        Raises
+        ------
+        ValueError
+            Not an oipr-bench report, or a layout version this release does not read.
+        """
+        fmt, version = d.get("format"), d.get("format_version")
+        if fmt != REPORT_FORMAT[0]:
+            raise ValueError(f"not an oipr-bench report (format {fmt!r}, expected {REPORT_FORMAT[0]!r})")
+        if version not in READABLE_FORMAT_VERSIONS:
+            raise ValueError(f"report format version {version!r} is not readable by this oipr-bench (it reads versions "
+                             f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}); re-run the audit or upgrade oipr-bench")
         ref = d.get("reference")
+        ev = d["evaluator"]
         return cls(
             evaluator=d["evaluator"]["name"],
             params=dict(d["evaluator"]["params"]),
@@ -345,6 +381,8 @@ class Profile:
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
             dataset_version=d["dataset"]["version"],
+            kind=ev.get("kind", KIND_PR if version == 1 else None),
+            declarations=Declarations.from_dict(ev),
         )
 
     def format(self, fmt: str = "table") -> str:

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .evaluators._base import Score, f1_from
+from .readings import KIND_PR, KIND_SCORE
 
 #: Kinds of outcome, in the words the reports use.
 OK = "ok"
@@ -60,6 +61,8 @@ class CallOutcome:
     detail: str = ""
     #: False when the evaluator returned only (P, R) and F1 was computed here.
     returned_f1: bool = True
+    #: ``"pr"`` or ``"score"`` (one number returned); see :func:`result_kind`.
+    result_kind: str = KIND_PR
 
     @property
     def ok(self) -> bool:
@@ -79,12 +82,21 @@ def _as_float(name: str, value: Any) -> float:
     return float(value)
 
 
+#: What an evaluator takes: 0/1 predictions, or float64 anomaly scores.
+INPUT_KINDS: tuple[str, ...] = ("binary", "scores")
+
+#: What an evaluator may return, for messages.
+_EXPECTED = "expected (precision, recall[, f1]), a mapping or object with precision/recall, or one number"
+
+
 def coerce_result(result: Any) -> Score:
     """Turn an evaluator's return value into a :class:`Score`.
 
     Accepted: ``(P, R, F1)``, ``(P, R)`` (F1 computed by eq. 1), a mapping with
-    keys ``precision``/``recall``/``f1`` (``f1`` optional), or an object with
-    those attributes.  Components may be Python or numpy numbers or 0-d arrays.
+    keys ``precision``/``recall``/``f1`` (``f1`` optional), an object with
+    those attributes, or one real number (a scalar score; Python or numpy
+    scalar, or a 0-d array), stored as ``Score(nan, nan, value)``.
+    Components may be Python or numpy numbers or 0-d arrays.
 
     Raises
     ------
@@ -94,12 +106,25 @@ def coerce_result(result: Any) -> Score:
     return _coerce(result)[0]
 
 
+def result_kind(result: Any) -> str:
+    """``"score"`` when ``result`` is one number, else ``"pr"`` (no validation)."""
+    if isinstance(result, np.ndarray):
+        return KIND_SCORE if result.ndim == 0 else KIND_PR
+    if isinstance(result, (bool, np.bool_)):
+        return KIND_PR
+    return KIND_SCORE if isinstance(result, numbers.Real) else KIND_PR
+
+
 def _coerce(result: Any) -> tuple[Score, bool]:
-    """:func:`coerce_result`, also saying whether the evaluator returned F1 itself."""
+    """:func:`coerce_result`, also saying whether the evaluator returned F1 (or a score) itself."""
     if result is None:
-        raise TypeError("returned None, expected (precision, recall[, f1])")
+        raise TypeError(f"returned None, {_EXPECTED}")
     if isinstance(result, (str, bytes)):
-        raise TypeError(f"returned a string ({result!r:.60}), expected (precision, recall[, f1])")
+        raise TypeError(f"returned a string ({result!r:.60}), {_EXPECTED}")
+    if isinstance(result, (bool, np.bool_)):
+        raise TypeError(f"returned a boolean ({result!r}), {_EXPECTED}")
+    if result_kind(result) == KIND_SCORE:
+        return Score(math.nan, math.nan, _as_float("score", result)), True
     if isinstance(result, Mapping):
         missing = [k for k in ("precision", "recall") if k not in result]
         if missing:
@@ -111,10 +136,11 @@ def _coerce(result: Any) -> tuple[Score, bool]:
         return Score(p, r, f1_from(p, r)), False
     if isinstance(result, (tuple, list, np.ndarray)):
         if isinstance(result, np.ndarray) and result.ndim != 1:
-            raise TypeError(f"returned an array of shape {result.shape}, expected (precision, recall[, f1])")
+            raise TypeError(f"returned an array of shape {result.shape}, {_EXPECTED}")
         items = list(result)
         if len(items) not in (2, 3):
-            raise TypeError(f"returned {len(items)} values, expected 2 (precision, recall) or 3 (precision, recall, f1)")
+            raise TypeError(f"returned {len(items)} values, expected 2 (precision, recall) or 3 (precision, recall, f1)"
+                            " or one number")
         p = _as_float("precision", items[0])
         r = _as_float("recall", items[1])
         if len(items) == 3:
@@ -126,26 +152,58 @@ def _coerce(result: Any) -> tuple[Score, bool]:
         if hasattr(result, "f1"):
             return Score(p, r, _as_float("f1", result.f1)), True
         return Score(p, r, f1_from(p, r)), False
-    raise TypeError(f"returned {type(result).__name__}, expected (precision, recall[, f1]), a mapping or an object with precision/recall")
+    raise TypeError(f"returned {type(result).__name__}, {_EXPECTED}")
 
 
-def check_range(score: Score, y_true: np.ndarray, y_pred: np.ndarray) -> str:
+#: Results may overshoot their range by this much (floating-point noise: a range-based
+#: recall of 1.0000000000000002 is 1).
+RANGE_TOLERANCE = 1e-9
+
+
+def _range_text(bounds: tuple[float, float]) -> str:
+    lo, hi = bounds
+    left = "(-inf" if lo == -math.inf else f"[{lo:g}"
+    right = "inf)" if hi == math.inf else f"{hi:g}]"
+    return f"{left}, {right}"
+
+
+def check_range(
+    score: Score,
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    *,
+    kind: str = KIND_PR,
+    bounds: tuple[float, float] = (0.0, 1.0),
+) -> str:
     """Return a problem description if ``score`` is out of range, else ``""``.
 
-    Every component must lie in [0, 1].  NaN is the documented value only for
-    a 0/0 quantity: precision (and F1) when ``y_pred`` has no positive point,
-    recall (and F1) when ``y_true`` has none.
+    For precision and recall (``kind="pr"``) every component must lie in
+    [0, 1]; a scalar score (``kind="score"``) must be finite and lie within
+    the declared ``bounds`` (an open end is +-inf).  Both within
+    :data:`RANGE_TOLERANCE`.  NaN is the documented value only for a 0/0
+    quantity: precision (and F1, and a scalar score) when ``y_pred`` has no
+    positive point, recall (and F1, and a scalar score) when ``y_true`` has none.
     """
     nan_ok = {
-        "precision": not y_pred.any(),
-        "recall": not y_true.any(),
+        "precision": not np.any(y_pred),
+        "recall": not np.any(y_true),
     }
     nan_ok["f1"] = nan_ok["precision"] or nan_ok["recall"]
+    if kind == KIND_SCORE:
+        value = score.f1
+        if math.isnan(value):
+            return "" if nan_ok["f1"] else "score is NaN although it is well defined here"
+        if math.isinf(value):
+            return f"score = {value!r} is not a finite number"
+        lo, hi = bounds
+        if not lo - RANGE_TOLERANCE <= value <= hi + RANGE_TOLERANCE:
+            return f"score = {value!r} lies outside the declared bounds {_range_text(bounds)}"
+        return ""
     for name, value in zip(Score._fields, score):
         if math.isnan(value):
             if not nan_ok[name]:
                 return f"{name} is NaN although it is well defined here"
-        elif not 0.0 <= value <= 1.0:
+        elif not -RANGE_TOLERANCE <= value <= 1.0 + RANGE_TOLERANCE:
             return f"{name} = {value!r} lies outside [0, 1]"
     return ""
 
@@ -156,6 +214,8 @@ def call_evaluator(
     y_pred: np.ndarray,
     *,
     dtype: Any = np.int8,
+    pred_dtype: Any = None,
+    bounds: tuple[float, float] = (0.0, 1.0),
 ) -> CallOutcome:
     """Call ``fn(y_true, y_pred)`` on fresh copies and judge the result.
 
@@ -169,6 +229,11 @@ def call_evaluator(
     dtype : numpy dtype, optional
         The dtype handed to ``fn`` (int8 by default; the sanity checks also
         use ``bool`` and ``int64``).
+    pred_dtype : numpy dtype, optional
+        The dtype of ``y_pred`` when it differs from ``dtype`` (``float64``
+        for an evaluator that takes anomaly scores).
+    bounds : (float, float)
+        Declared range of a scalar result (see :func:`check_range`).
 
     Returns
     -------
@@ -177,7 +242,7 @@ def call_evaluator(
         an exception (``SystemExit`` included) is a ``"raised"`` outcome.
     """
     y_true = np.asarray(y_true).astype(dtype)
-    y_pred = np.asarray(y_pred).astype(dtype)
+    y_pred = np.asarray(y_pred).astype(dtype if pred_dtype is None else pred_dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
     try:
         result = fn(t_copy, p_copy)
@@ -196,14 +261,15 @@ def call_evaluator(
         return CallOutcome(MUTATED, message=f"mutated its input {' and '.join(mutated)}")
     try:
         score, returned_f1 = _coerce(result)
+        kind = result_kind(result)
     except TypeError as exc:
         return CallOutcome(BAD_RESULT, message=str(exc))
     except Exception as exc:  # a user object whose attributes raise
         return CallOutcome(BAD_RESULT, message=f"result could not be read: {type(exc).__name__}: {exc}")
-    problem = check_range(score, y_true, y_pred)
+    problem = check_range(score, y_true, y_pred, kind=kind, bounds=bounds)
     if problem:
-        return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1)
-    return CallOutcome(OK, score=score, returned_f1=returned_f1)
+        return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1, result_kind=kind)
+    return CallOutcome(OK, score=score, returned_f1=returned_f1, result_kind=kind)
 
 
 # -- worker processes ----------------------------------------------------------------------------
@@ -225,9 +291,9 @@ def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
             return
         if msg is None:
             return
-        y_true, y_pred, dtype = msg
+        y_true, y_pred, dtype, pred_dtype, bounds = msg
         try:
-            outcome = call_evaluator(fn, y_true, y_pred, dtype=dtype)
+            outcome = call_evaluator(fn, y_true, y_pred, dtype=dtype, pred_dtype=pred_dtype, bounds=bounds)
         except KeyboardInterrupt:
             return
         for stream in (sys.stdout, sys.stderr):
@@ -238,7 +304,8 @@ def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
         try:
             conn.send(outcome)
         except Exception as exc:  # e.g. an unpicklable detail
-            conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})", outcome.returned_f1))
+            conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})",
+                                  outcome.returned_f1, outcome.result_kind))
 
 
 def _mp_context() -> Any:
@@ -277,13 +344,23 @@ class Caller:
         Run every call in a worker process even without a timeout, so that an
         evaluator that kills its interpreter (segfault, ``os._exit``) gives a
         ``"crashed"`` outcome instead of ending the run.
+    input_kind : {"binary", "scores"}
+        ``"scores"``: ``y_pred`` is handed over as float64 anomaly scores
+        (``y_true`` stays 0/1 labels of the requested dtype).
+    bounds : (float, float)
+        Declared range of a scalar result (:func:`check_range`).
 
     Notes
     -----
     Use as a context manager, or call :meth:`close`, to stop the worker.
     """
 
-    def __init__(self, fn: Callable[..., Any], *, timeout: float | None = None, isolate: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Any], *, timeout: float | None = None, isolate: bool = False,
+                 input_kind: str = "binary", bounds: tuple[float, float] = (0.0, 1.0)) -> None:
+        if input_kind not in INPUT_KINDS:
+            raise ValueError(f"input kind must be one of {', '.join(INPUT_KINDS)}, got {input_kind!r}")
+        self.input_kind = input_kind
+        self.bounds = (float(bounds[0]), float(bounds[1]))
         if timeout is not None:
             timeout = float(timeout)
             if not timeout > 0 or math.isinf(timeout):
@@ -307,9 +384,10 @@ class Caller:
 
     def __call__(self, y_true: np.ndarray, y_pred: np.ndarray, *, dtype: Any = np.int8) -> CallOutcome:
         """Call the evaluator once on fresh copies; see :func:`call_evaluator`."""
+        pred_dtype = np.float64 if self.input_kind == "scores" else None
         if self.in_process:
-            return call_evaluator(self.fn, y_true, y_pred, dtype=dtype)
-        return self._call_in_worker(np.asarray(y_true), np.asarray(y_pred), dtype)
+            return call_evaluator(self.fn, y_true, y_pred, dtype=dtype, pred_dtype=pred_dtype, bounds=self.bounds)
+        return self._call_in_worker(np.asarray(y_true), np.asarray(y_pred), dtype, pred_dtype)
 
     def _start(self) -> None:
         import warnings
@@ -336,7 +414,7 @@ class Caller:
                 proc.kill()
             proc.join(5)
 
-    def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any) -> CallOutcome:
+    def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any, pred_dtype: Any) -> CallOutcome:
         if self._proc is None or not self._proc.is_alive():
             self._kill()
             try:
@@ -345,7 +423,7 @@ class Caller:
                 return CallOutcome(CRASHED, message=f"could not start a worker process: {type(exc).__name__}: {exc}")
         proc, conn = self._proc, self._conn
         try:
-            conn.send((y_true, y_pred, np.dtype(dtype)))
+            conn.send((y_true, y_pred, np.dtype(dtype), None if pred_dtype is None else np.dtype(pred_dtype), self.bounds))
         except (OSError, EOFError):
             proc.join(1)
             exitcode = proc.exitcode
