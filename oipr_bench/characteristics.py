@@ -299,8 +299,8 @@ def check_existence_detection_reward(obs: Observations) -> Finding:
             f"(c2 {_fmt(f1[1])} vs {_fmt(pw[1])}, c3 {_fmt(f1[2])} vs {_fmt(pw[2])})"
         )
     else:
-        value, why = "no", (f"{label} never exceeds both PW's and the no-detection level ({_fmt(level)}) on c1-c3 "
-                            f"(c1: {_fmt(f1[0])} vs {_fmt(pw[0])})")
+        value, why = "no", (f"{label} never exceeds PW's on c1-c3 (c1: {_fmt(f1[0])} vs {_fmt(pw[0])}) while above "
+                            f"the no-detection level ({_fmt(level)})")
     return Finding("existence_detection_reward", value, cases, numbers, why)
 
 

@@ -29,7 +29,7 @@ import pytest
 
 _STATE = pytest.StashKey["_PluginState"]()
 
-_SANITY = ("perfect", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+_SANITY = ("perfect", "discriminates", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
 _PROPERTY_SEARCH = "property-search"  # opt-in: --oipr-hypothesis-examples N
 
 
@@ -152,10 +152,12 @@ class _PluginState:
 
         base = self.session.profile()
         g = self.gathered
+        cases = {c: CaseResult.from_dict(g["case"][c]) for c in self.case_ids if c in g["case"]}
+        kinds = [r.kind for r in cases.values() if r.ok]
         return Profile(
             evaluator=base.evaluator,
             params=base.params,
-            case_results={c: CaseResult.from_dict(g["case"][c]) for c in self.case_ids if c in g["case"]},
+            case_results=cases,
             characteristic_results={
                 n: CharacteristicResult.from_dict(g["characteristic"][n])
                 for n in _characteristic_names()
@@ -167,6 +169,8 @@ class _PluginState:
             options=base.options,
             package_version=base.package_version,
             dataset_version=base.dataset_version,
+            kind=kinds[0] if kinds else base.kind,
+            declarations=base.declarations,
         )
 
 
