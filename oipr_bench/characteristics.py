@@ -50,6 +50,26 @@ from .readings import (
     recall_share,
     score_of,
 )
+from .vocabulary import (
+    ABSENT,
+    BENEFICIAL,
+    CHARACTERISTICS,
+    MISLEADING,
+    MITIGATED,
+    NOT_APPLICABLE,
+    VALUES,
+    YES,
+    EXISTENCE_DETECTION_REWARD,
+    OVERLAP_PROPORTION_AWARENESS,
+    FRAGMENTS_MERGING,
+    ADDRESSING_AMBIGUOUS_LABELS,
+    EARLY_DETECTION_REWARD,
+    FRAGMENTATION_MISLEADING_IN_PRECISION,
+    LONG_ANOMALY_MISLEADING,
+    SPARSE_ANOMALY_MISLEADING,
+    ALL_ONE_OVERESTIMATION,
+    RANDOM_OVERESTIMATION,
+)
 
 __all__ = [
     "CHARACTERISTICS",
@@ -77,51 +97,12 @@ __all__ = [
     "scalar_answers",
 ]
 
-#: Beneficial characteristics, in Table 5's row order.
-BENEFICIAL: tuple[str, ...] = (
-    "existence_detection_reward",
-    "overlap_proportion_awareness",
-    "fragments_merging",
-    "addressing_ambiguous_labels",
-    "early_detection_reward",
-)
-#: Misleading characteristics: Table 5's three rows, then Table A1's two overestimation markers.
-MISLEADING: tuple[str, ...] = (
-    "fragmentation_misleading_in_precision",
-    "long_anomaly_misleading",
-    "sparse_anomaly_misleading",
-    "all_one_overestimation",
-    "random_overestimation",
-)
-#: The ten canonical characteristic names, in report order.
-CHARACTERISTICS: tuple[str, ...] = BENEFICIAL + MISLEADING
-
-#: Values each characteristic can take.
-VALUES: dict[str, tuple[str, ...]] = {
-    "existence_detection_reward": ("yes", "no", "piecewise"),
-    "overlap_proportion_awareness": ("yes", "no", "piecewise"),
-    "fragments_merging": ("yes", "no"),
-    "addressing_ambiguous_labels": ("yes", "no", "only_delay", "only_early"),
-    "early_detection_reward": ("yes", "no"),
-    "fragmentation_misleading_in_precision": ("present", "absent"),
-    "long_anomaly_misleading": ("present", "absent", "mitigated"),
-    "sparse_anomaly_misleading": ("present", "absent"),
-    "all_one_overestimation": ("present", "absent"),
-    "random_overestimation": ("present", "absent"),
-}
-
-#: The value of a characteristic whose rule needs a quantity the evaluator does not give
-#: (precision of a scalar score; a fixed F1 level for an unbounded score).  A status of its
-#: own, distinct from undetermined; a failure only when an expectation is declared.
-NOT_APPLICABLE = "not_applicable"
-VALUES = {name: values + (NOT_APPLICABLE,) for name, values in VALUES.items()}
-
 #: The default expected profile: OIPR's row of Table 5 (every beneficial
 #: characteristic, no misleading one; long anomaly misleading absent or mitigated).
 DEFAULT_EXPECTED: dict[str, tuple[str, ...]] = {
     **{name: ("yes",) for name in BENEFICIAL},
     **{name: ("absent",) for name in MISLEADING},
-    "long_anomaly_misleading": ("absent", "mitigated"),
+    LONG_ANOMALY_MISLEADING: ("absent", "mitigated"),
 }
 
 #: Two scores closer than this are treated as equal (floating-point noise; the
@@ -301,7 +282,7 @@ def check_existence_detection_reward(obs: Observations) -> Finding:
     else:
         value, why = "no", (f"{label} never exceeds PW's on c1-c3 (c1: {_fmt(f1[0])} vs {_fmt(pw[0])}) while above "
                             f"the no-detection level ({_fmt(level)})")
-    return Finding("existence_detection_reward", value, cases, numbers, why)
+    return Finding(EXISTENCE_DETECTION_REWARD, value, cases, numbers, why)
 
 
 def check_overlap_proportion_awareness(obs: Observations) -> Finding:
@@ -327,7 +308,7 @@ def check_overlap_proportion_awareness(obs: Observations) -> Finding:
         value, why = "piecewise", f"{label} rises with overlap only over part of the range (c1..c4: {shown})"
     else:
         value, why = "no", f"{label} does not rise with overlap (c1..c4: {shown})"
-    return Finding("overlap_proportion_awareness", value, _OVERLAP, numbers, why)
+    return Finding(OVERLAP_PROPORTION_AWARENESS, value, _OVERLAP, numbers, why)
 
 
 def check_fragments_merging(obs: Observations) -> Finding:
@@ -354,7 +335,7 @@ def check_fragments_merging(obs: Observations) -> Finding:
     else:
         value, why = "no", (f"dispersed FPs are not scored markedly lower (needs c1 below and <= {MERGING_FACTOR} x "
                             f"min(c2, c3); {shown})")
-    return Finding("fragments_merging", value, _FRAG_FPS, numbers, why)
+    return Finding(FRAGMENTS_MERGING, value, _FRAG_FPS, numbers, why)
 
 
 def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
@@ -382,7 +363,7 @@ def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
         value, why = "only_early", f"only the early detection earns credit ({shown})"
     else:
         value, why = "no", f"neither shifted detection earns credit ({shown})"
-    return Finding("addressing_ambiguous_labels", value, _SHIFT, numbers, why)
+    return Finding(ADDRESSING_AMBIGUOUS_LABELS, value, _SHIFT, numbers, why)
 
 
 def check_early_detection_reward(obs: Observations) -> Finding:
@@ -401,7 +382,7 @@ def check_early_detection_reward(obs: Observations) -> Finding:
         value, why = "yes", f"earlier detection scores strictly higher (c1..c4: {shown})"
     else:
         value, why = "no", f"{_label(obs)} is not strictly decreasing with later detection (c1..c4: {shown})"
-    return Finding("early_detection_reward", value, _TP_POS, numbers, why)
+    return Finding(EARLY_DETECTION_REWARD, value, _TP_POS, numbers, why)
 
 
 def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
@@ -420,7 +401,7 @@ def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
         value, why = "present", f"fragmented detections get higher precision than the complete one ({shown})"
     else:
         value, why = "absent", f"fragmenting the detection does not raise precision ({shown})"
-    return Finding("fragmentation_misleading_in_precision", value, _FRAG_TPS, numbers, why)
+    return Finding(FRAGMENTATION_MISLEADING_IN_PRECISION, value, _FRAG_TPS, numbers, why)
 
 
 def check_long_anomaly_misleading(obs: Observations) -> Finding:
@@ -453,11 +434,11 @@ def check_long_anomaly_misleading(obs: Observations) -> Finding:
     shown = f"{label} {_fmt(f1[0])} vs {_fmt(f1[1])}"
     if _gt(f1[0], f1[1]):
         why = f"detecting only the long anomaly beats detecting the {n - 1} short ones ({shown})"
-        return Finding("long_anomaly_misleading", "present", _LONG, numbers, why)
+        return Finding(LONG_ANOMALY_MISLEADING, "present", _LONG, numbers, why)
     if obs.scalar:
         why = (f"the long anomaly does not win ({shown}); telling absent from mitigated needs its share of the recall, "
                "which a scalar score does not give")
-        return Finding("long_anomaly_misleading", NOT_APPLICABLE, _LONG, numbers, why)
+        return Finding(LONG_ANOMALY_MISLEADING, NOT_APPLICABLE, _LONG, numbers, why)
     share = recall_share(obs, c1)
     numbers.update({f"R {c1}": float(_score(obs, c1).recall), "recall share": share, "equal-event share": equal})
     if share >= MITIGATION_FACTOR * equal:
@@ -470,7 +451,7 @@ def check_long_anomaly_misleading(obs: Observations) -> Finding:
             f"the short anomalies win ({shown}) and the long one counts as one event of {n} "
             f"(recall share {_fmt(share)})"
         )
-    return Finding("long_anomaly_misleading", value, _LONG, numbers, why)
+    return Finding(LONG_ANOMALY_MISLEADING, value, _LONG, numbers, why)
 
 
 def check_sparse_anomaly_misleading(obs: Observations) -> Finding:
@@ -488,7 +469,7 @@ def check_sparse_anomaly_misleading(obs: Observations) -> Finding:
         value, why = "present", f"an extra false positive raises {label} ({shown})"
     else:
         value, why = "absent", f"an extra false positive does not raise {label} ({shown})"
-    return Finding("sparse_anomaly_misleading", value, _SPARSE, numbers, why)
+    return Finding(SPARSE_ANOMALY_MISLEADING, value, _SPARSE, numbers, why)
 
 
 def _overestimation(name: str, cases: tuple[str, ...], obs: Observations, what: str) -> Finding:
@@ -516,7 +497,7 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
     scale (TaPR: 0.7138, AM: 0.6724, both marked in Table A1).  A bounded
     scalar is read on the same [0, 1] scale; an unbounded one is not applicable.
     """
-    return _overestimation("all_one_overestimation", _ALL_ONE, obs, "the all-1 detector")
+    return _overestimation(ALL_ONE_OVERESTIMATION, _ALL_ONE, obs, "the all-1 detector")
 
 
 def check_random_overestimation(obs: Observations) -> Finding:
@@ -530,69 +511,69 @@ def check_random_overestimation(obs: Observations) -> Finding:
     below the marked overestimations (PA on c2: 0.4428; AM: 0.4668, 0.6649).
     The same level as for the all-1 detector: both detectors lack skill.
     """
-    return _overestimation("random_overestimation", _RANDOM, obs, "the random detector (mean over runs)")
+    return _overestimation(RANDOM_OVERESTIMATION, _RANDOM, obs, "the random detector (mean over runs)")
 
 
 #: The rule of each characteristic.
 RULES: dict[str, Callable[[Observations], Finding]] = {
-    "existence_detection_reward": check_existence_detection_reward,
-    "overlap_proportion_awareness": check_overlap_proportion_awareness,
-    "fragments_merging": check_fragments_merging,
-    "addressing_ambiguous_labels": check_addressing_ambiguous_labels,
-    "early_detection_reward": check_early_detection_reward,
-    "fragmentation_misleading_in_precision": check_fragmentation_misleading_in_precision,
-    "long_anomaly_misleading": check_long_anomaly_misleading,
-    "sparse_anomaly_misleading": check_sparse_anomaly_misleading,
-    "all_one_overestimation": check_all_one_overestimation,
-    "random_overestimation": check_random_overestimation,
+    EXISTENCE_DETECTION_REWARD: check_existence_detection_reward,
+    OVERLAP_PROPORTION_AWARENESS: check_overlap_proportion_awareness,
+    FRAGMENTS_MERGING: check_fragments_merging,
+    ADDRESSING_AMBIGUOUS_LABELS: check_addressing_ambiguous_labels,
+    EARLY_DETECTION_REWARD: check_early_detection_reward,
+    FRAGMENTATION_MISLEADING_IN_PRECISION: check_fragmentation_misleading_in_precision,
+    LONG_ANOMALY_MISLEADING: check_long_anomaly_misleading,
+    SPARSE_ANOMALY_MISLEADING: check_sparse_anomaly_misleading,
+    ALL_ONE_OVERESTIMATION: check_all_one_overestimation,
+    RANDOM_OVERESTIMATION: check_random_overestimation,
 }
 
 #: The quantities each rule reads (:mod:`oipr_bench.readings`).
 QUANTITIES: dict[str, tuple[str, ...]] = {
-    "existence_detection_reward": (SCORE,),
-    "overlap_proportion_awareness": (SCORE,),
-    "fragments_merging": (SCORE,),
-    "addressing_ambiguous_labels": (SCORE,),
-    "early_detection_reward": (SCORE,),
-    "fragmentation_misleading_in_precision": (PRECISION,),
-    "long_anomaly_misleading": (SCORE, RECALL_SHARE),
-    "sparse_anomaly_misleading": (SCORE,),
-    "all_one_overestimation": (SCORE,),
-    "random_overestimation": (SCORE,),
+    EXISTENCE_DETECTION_REWARD: (SCORE,),
+    OVERLAP_PROPORTION_AWARENESS: (SCORE,),
+    FRAGMENTS_MERGING: (SCORE,),
+    ADDRESSING_AMBIGUOUS_LABELS: (SCORE,),
+    EARLY_DETECTION_REWARD: (SCORE,),
+    FRAGMENTATION_MISLEADING_IN_PRECISION: (PRECISION,),
+    LONG_ANOMALY_MISLEADING: (SCORE, RECALL_SHARE),
+    SPARSE_ANOMALY_MISLEADING: (SCORE,),
+    ALL_ONE_OVERESTIMATION: (SCORE,),
+    RANDOM_OVERESTIMATION: (SCORE,),
 }
 
 #: Rules that compare the score with a fixed level on F1's scale, and that level:
 #: not applicable to an unbounded scalar.
 NEEDS_BOUNDED: dict[str, str] = {
-    "existence_detection_reward": "PW's F1",
-    "all_one_overestimation": f"F1 {OVERESTIMATION_F1}",
-    "random_overestimation": f"F1 {OVERESTIMATION_F1}",
+    EXISTENCE_DETECTION_REWARD: "PW's F1",
+    ALL_ONE_OVERESTIMATION: f"F1 {OVERESTIMATION_F1}",
+    RANDOM_OVERESTIMATION: f"F1 {OVERESTIMATION_F1}",
 }
 
 #: Case ids whose evaluator scores each rule reads.
 REQUIRED_CASES: dict[str, tuple[str, ...]] = {
-    "existence_detection_reward": _OVERLAP[:3],
-    "overlap_proportion_awareness": _OVERLAP,
-    "fragments_merging": _FRAG_FPS,
-    "addressing_ambiguous_labels": _SHIFT,
-    "early_detection_reward": _TP_POS,
-    "fragmentation_misleading_in_precision": _FRAG_TPS,
-    "long_anomaly_misleading": _LONG,
-    "sparse_anomaly_misleading": _SPARSE,
-    "all_one_overestimation": _ALL_ONE,
-    "random_overestimation": _RANDOM,
+    EXISTENCE_DETECTION_REWARD: _OVERLAP[:3],
+    OVERLAP_PROPORTION_AWARENESS: _OVERLAP,
+    FRAGMENTS_MERGING: _FRAG_FPS,
+    ADDRESSING_AMBIGUOUS_LABELS: _SHIFT,
+    EARLY_DETECTION_REWARD: _TP_POS,
+    FRAGMENTATION_MISLEADING_IN_PRECISION: _FRAG_TPS,
+    LONG_ANOMALY_MISLEADING: _LONG,
+    SPARSE_ANOMALY_MISLEADING: _SPARSE,
+    ALL_ONE_OVERESTIMATION: _ALL_ONE,
+    RANDOM_OVERESTIMATION: _RANDOM,
 }
 
 #: Case ids whose anchors (the evaluator on the empty prediction and on ``y_pred = y_true`` for
 #: the case's ground truth) a rule reads; an unbounded scalar reads them for every case it needs.
 ANCHOR_CASES: dict[str, tuple[str, ...]] = {name: () for name in CHARACTERISTICS}
-ANCHOR_CASES["existence_detection_reward"] = _OVERLAP[:1]
-ANCHOR_CASES["addressing_ambiguous_labels"] = _SHIFT[:1]
-ANCHOR_CASES["long_anomaly_misleading"] = _LONG[:1]
+ANCHOR_CASES[EXISTENCE_DETECTION_REWARD] = _OVERLAP[:1]
+ANCHOR_CASES[ADDRESSING_AMBIGUOUS_LABELS] = _SHIFT[:1]
+ANCHOR_CASES[LONG_ANOMALY_MISLEADING] = _LONG[:1]
 
 #: Case ids whose PW (baseline) scores a rule reads.
 BASELINE_CASES: dict[str, tuple[str, ...]] = {name: () for name in CHARACTERISTICS}
-BASELINE_CASES["existence_detection_reward"] = _OVERLAP[:3]
+BASELINE_CASES[EXISTENCE_DETECTION_REWARD] = _OVERLAP[:3]
 
 
 def derive(name: str, obs: Observations) -> Finding:

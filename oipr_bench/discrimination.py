@@ -22,6 +22,9 @@ from .evaluators._base import Score
 from .readings import KIND_SCORE
 from .runner import RANGE_TOLERANCE, CallOutcome
 
+#: How the perfect detection (y_pred = y_true) is labelled in messages.
+BEST = "y_pred = y_true"
+
 __all__ = ["perfect_problem", "discrimination_problem", "oriented", "DISCRIMINATION_GAP"]
 
 #: The perfect detection must beat no detection and the all-ones detector by more than this.
@@ -69,7 +72,7 @@ def discrimination_problem(
     ``call(y_true, y_pred)`` runs the evaluator.  NaN (a 0/0 score of the empty
     prediction) ranks as the worst value.
     """
-    preds = {"perfect": y_true, "no detection": np.zeros_like(y_true), "all ones": np.ones_like(y_true)}
+    preds = {BEST: y_true, "no detection": np.zeros_like(y_true), "all ones": np.ones_like(y_true)}
     raw: dict[str, float] = {}
     for label, pred in preds.items():
         out = call(y_true, pred)
@@ -78,10 +81,10 @@ def discrimination_problem(
         kind = kind or out.result_kind
         raw[label] = oriented(out.score, kind, decl)
     rank = {k: (-math.inf if math.isnan(v) else v) for k, v in raw.items()}
-    losers = [k for k in ("no detection", "all ones") if not rank["perfect"] - rank[k] > DISCRIMINATION_GAP]
+    losers = [k for k in ("no detection", "all ones") if not rank[BEST] - rank[k] > DISCRIMINATION_GAP]
     if not losers:
         return ""
     what = "score" if kind == KIND_SCORE else "F1"
     shown = ", ".join(f"{k} {_fmt(v if kind != KIND_SCORE or decl.higher_is_better else -v)}" for k, v in raw.items())
-    return (f"the perfect detection does not score better than {' or '.join(losers)} on {where} ({what}: {shown}): "
+    return (f"the perfect detection (y_pred = y_true) does not score better than {' or '.join(losers)} on {where} ({what}: {shown}): "
             "the metric is degenerate")

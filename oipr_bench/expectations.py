@@ -32,17 +32,8 @@ __all__ = [
     "NOT_APPLICABLE",
 ]
 
-# Statuses of a characteristic.
-PASSED, DEVIATION, UNEXPECTED_PASS, FAILED, UNDETERMINED, NOT_RUN = (
-    "passed",
-    "deviation",
-    "unexpected_pass",
-    "failed",
-    "undetermined",
-    "not_run",
-)
-#: A characteristic whose rule needs a quantity the evaluator does not give (e.g. precision of a scalar).
-NOT_APPLICABLE = "not_applicable"
+# Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
+from .vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
 
 
 

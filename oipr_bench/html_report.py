@@ -32,24 +32,29 @@ import numpy as np
 from .events import to_events
 from .io import atomic_write_text
 from .plots.gallery import scenario_title
+from .vocabulary import (
+    ABSENT,
+    CHARACTERISTICS,
+    DEVIATION,
+    FAILED,
+    KIND_BENEFICIAL,
+    KIND_MISLEADING,
+    MITIGATED,
+    NOT_APPLICABLE,
+    NOT_RUN,
+    OK,
+    ONLY_DELAY,
+    ONLY_EARLY,
+    PASSED,
+    PIECEWISE,
+    UNDETERMINED,
+    UNEXPECTED_PASS,
+    YES,
+    kind_of,
+)
 
 __all__ = ["CharacteristicRow", "ReportData", "report_data", "render_report", "write_report", "builtin_scores",
            "thumbnail_svg"]
-
-BENEFICIAL = (
-    "existence_detection_reward",
-    "overlap_proportion_awareness",
-    "fragments_merging",
-    "addressing_ambiguous_labels",
-    "early_detection_reward",
-)
-MISLEADING = (
-    "fragmentation_misleading_in_precision",
-    "long_anomaly_misleading",
-    "sparse_anomaly_misleading",
-    "all_one_overestimation",
-    "random_overestimation",
-)
 
 _GT = "#d62728"
 _PRED = "#1f5fbf"
@@ -71,7 +76,10 @@ class CharacteristicRow:
     @property
     def kind(self) -> str:
         """``"beneficial"``, ``"misleading"`` or ``""`` for an unknown name."""
-        return "beneficial" if self.name in BENEFICIAL else "misleading" if self.name in MISLEADING else ""
+        try:
+            return kind_of(self.name)
+        except KeyError:
+            return ""
 
 
 @dataclass(frozen=True)
@@ -154,7 +162,7 @@ def _case_scores(raw: Any) -> dict[str, tuple[float, float, float]]:
         case_id = record.get("case_id") or record.get("id") or record.get("case")
         if isinstance(record.get("score"), Mapping):
             record = {**record, **record["score"]}
-        if case_id is not None and record.get("status", "ok") == "ok":
+        if case_id is not None and record.get("status", OK) == OK:
             out[str(case_id)] = _score_triple(record)
     return out
 
@@ -164,7 +172,7 @@ def _case_errors(raw: Any) -> dict[str, str]:
         return {}
     out = {}
     for record in raw:
-        if isinstance(record, Mapping) and record.get("status", "ok") != "ok":
+        if isinstance(record, Mapping) and record.get("status", OK) != OK:
             case_id = record.get("case_id") or record.get("id")
             out[str(case_id)] = f"{record.get('status')}: {record.get('message', '')}".strip()
     return out
@@ -194,7 +202,7 @@ def _rows(raw: Any) -> list[CharacteristicRow]:
             reason = f"declared by {source}" + (f": {reason}" if reason else "")
         rows.append(CharacteristicRow(
             name=name,
-            observed="undetermined" if observed is None else str(observed),
+            observed=UNDETERMINED if observed is None else str(observed),
             expected=tuple(str(e) for e in expected),
             status=str(entry.get("status", "")),
             explanation=str(evidence.get("explanation") or entry.get("explanation") or entry.get("message") or ""),
@@ -202,7 +210,7 @@ def _rows(raw: Any) -> list[CharacteristicRow]:
             numbers={str(k): _float(v) for k, v in numbers.items()},
             reason=reason,
         ))
-    order = {name: k for k, name in enumerate(BENEFICIAL + MISLEADING)}
+    order = {name: k for k, name in enumerate(CHARACTERISTICS)}
     rows.sort(key=lambda r: order.get(r.name, len(order)))
     return rows
 
@@ -302,15 +310,14 @@ def thumbnail_svg(y_true: np.ndarray, y_pred: np.ndarray, width: int = 290, labe
     return "".join(parts)
 
 
+#: CSS class and text of each status chip.
 _STATUS_CLASS = {
-    "pass": "ok", "passed": "ok", "ok": "ok",
-    "fail": "bad", "failed": "bad", "undetermined": "bad",
-    "xfail": "dev", "deviation": "dev",
-    "xpass": "warn", "unexpected_pass": "warn",
+    PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "bad",
+    DEVIATION: "dev", UNEXPECTED_PASS: "warn", NOT_APPLICABLE: "neutral", NOT_RUN: "neutral",
 }
 _STATUS_TEXT = {
-    "passed": "as expected", "failed": "FAILED", "undetermined": "undetermined",
-    "deviation": "declared deviation", "unexpected_pass": "unexpected pass", "not_run": "not run",
+    PASSED: "as expected", FAILED: "FAILED", UNDETERMINED: UNDETERMINED, DEVIATION: "declared deviation",
+    UNEXPECTED_PASS: "unexpected pass", NOT_APPLICABLE: "not applicable", NOT_RUN: "not run",
 }
 
 
@@ -321,8 +328,8 @@ def _status_cell(status: str) -> str:
 
 
 def _value_chip(value: str, kind: str) -> str:
-    good = {"beneficial": {"yes"}, "misleading": {"absent"}}.get(kind, set())
-    part = {"beneficial": {"piecewise", "only_delay", "only_early"}, "misleading": {"mitigated"}}.get(kind, set())
+    good = {KIND_BENEFICIAL: {YES}, KIND_MISLEADING: {ABSENT}}.get(kind, set())
+    part = {KIND_BENEFICIAL: {PIECEWISE, ONLY_DELAY, ONLY_EARLY}, KIND_MISLEADING: {MITIGATED}}.get(kind, set())
     cls = "ok" if value in good else "dev" if value in part else "bad" if kind else "neutral"
     return f'<span class="val {cls}">{_e(value.replace("_", " "))}</span>'
 

@@ -2,7 +2,7 @@
 
 Registered through the ``pytest11`` entry point and completely inert unless
 ``--evaluator`` is given (no items, no summary; this module imports nothing
-but pytest, which is already loaded).  With ``--evaluator`` it adds, after the
+but pytest, which is already loaded, and :mod:`oipr_bench.vocabulary`).  With ``--evaluator`` it adds, after the
 user's own tests, items with stable ids usable with ``-k``:
 
 - ``case[<scenario>/<case>]``: the evaluator on one case (all runs of a random
@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
+from .vocabulary import CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+
 _STATE = pytest.StashKey["_PluginState"]()
 
-_SANITY = ("perfect", "discriminates", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
-_PROPERTY_SEARCH = "property-search"  # opt-in: --oipr-hypothesis-examples N
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -145,7 +145,7 @@ class _PluginState:
 
     def sanity_names(self) -> tuple[str, ...]:
         """The sanity items of this run, in report order."""
-        return _SANITY + ((_PROPERTY_SEARCH,) if self.session.hypothesis_examples else ())
+        return SANITY_CHECKS + ((PROPERTY_SEARCH,) if self.session.hypothesis_examples else ())
 
     def build_profile(self) -> Any:
         from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
@@ -160,7 +160,7 @@ class _PluginState:
             case_results=cases,
             characteristic_results={
                 n: CharacteristicResult.from_dict(g["characteristic"][n])
-                for n in _characteristic_names()
+                for n in CHARACTERISTICS
                 if n in g["characteristic"]
             },
             sanity_results={n: SanityResult.from_dict(g["sanity"][n]) for n in self.sanity_names() if n in g["sanity"]},
@@ -172,12 +172,6 @@ class _PluginState:
             kind=kinds[0] if kinds else base.kind,
             declarations=base.declarations,
         )
-
-
-def _characteristic_names() -> tuple[str, ...]:
-    from .characteristics import CHARACTERISTICS
-
-    return CHARACTERISTICS
 
 
 def _state(config: pytest.Config) -> _PluginState | None:
@@ -265,7 +259,7 @@ class OiprItem(pytest.Item):
             return
         res = self.state.session.case_result(self.key)
         self._ship("case", self.key, res.to_dict())
-        if res.status == "crashed":
+        if res.status == CRASHED:
             raise OiprCheckFailed(f"case {self.key}: {res.message}")
 
     def runtest(self) -> None:
@@ -282,7 +276,7 @@ class OiprItem(pytest.Item):
     def _run_sanity(self) -> None:
         res = self.state.session.sanity_result(self.key)
         self._ship("sanity", self.key, res.to_dict())
-        if res.status != "passed":
+        if res.status != PASSED:
             # A multi-line message (property-search) is a headline and one line per problem.
             head, _, rest = res.message.partition("\n")
             msg = f"sanity check {self.key} failed: {head}"
@@ -294,15 +288,15 @@ class OiprItem(pytest.Item):
         res = self.state.session.characteristic_result(self.key)
         self._ship("characteristic", self.key, res.to_dict())
         exp = res.expectation
-        if res.status == "undetermined":
+        if res.status == UNDETERMINED:
             pytest.skip(f"{self.key} cannot be determined: {res.message}")
         lines = [f"{self.key}: observed {res.observed}, expected {exp.describe()}"]
         if res.finding is not None:
             lines.append(f"evidence: {res.finding.explanation}")
             lines += [f"  {k} = {v:.6g}" for k, v in res.finding.numbers.items()]
-        if res.status == "deviation":
+        if res.status == DEVIATION:
             raise DeclaredDeviation("\n".join(lines))
-        if res.status == "failed":
+        if res.status == FAILED:
             if not exp.deviation:
                 lines.append(f"(declare the deviation with --expect {self.key}={res.observed} if it is intended)")
             raise OiprCheckFailed("\n".join(lines))
@@ -310,7 +304,7 @@ class OiprItem(pytest.Item):
     def _run_reference(self) -> None:
         res = self.state.session.reference_result(self.key)
         self._ship("reference", self.key, res.to_dict())
-        if res.status != "passed":
+        if res.status != PASSED:
             raise OiprCheckFailed(f"reference {self.key}: {res.message}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -345,7 +339,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         add("case", cid)
     for name in state.sanity_names():
         add("sanity", name)
-    for name in _characteristic_names():
+    for name in CHARACTERISTICS:
         item = add("characteristic", name)
         exp = state.session.expectations[name]
         if exp.deviation:

@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
+from . import vocabulary
 from .events import events_list
 from .runner import MUTATED, OK, CRASHED, TIMED_OUT, CallOutcome, Caller
 from .strategies import DEFAULT_MAX_SIZE, binary_series, series_pairs
@@ -52,7 +53,7 @@ from .strategies import DEFAULT_MAX_SIZE, binary_series, series_pairs
 __all__ = ["PROPERTIES", "PropertyFailure", "find_property_failures", "run_property_search"]
 
 #: The properties searched, in the order they are reported.
-PROPERTIES: tuple[str, ...] = ("valid_result", "perfect_prediction", "deterministic", "no_mutation")
+PROPERTIES: tuple[str, ...] = vocabulary.PROPERTIES
 
 #: Tolerance of the perfect-prediction check.
 PERFECT_TOL = 1e-9
@@ -144,21 +145,21 @@ def _check(prop: str, call: Callable[[np.ndarray, np.ndarray], CallOutcome], y_t
         return outcome
 
     outcome = called()
-    if prop == "valid_result":
+    if prop == vocabulary.VALID_RESULT:
         if outcome.kind not in (OK, MUTATED):
             raise _Violation(_failure(prop, outcome.message, y_true, y_pred))
-    elif prop == "perfect_prediction":
+    elif prop == vocabulary.PERFECT_PREDICTION:
         if outcome.kind != OK:
             raise _Violation(_failure(prop, f"on y_pred = y_true: {outcome.message}", y_true, y_pred))
         if any(not abs(v - 1.0) <= PERFECT_TOL for v in outcome.score):
             raise _Violation(_failure(prop, f"y_pred = y_true scores {_describe(outcome)}, expected (1, 1, 1)",
                                       y_true, y_pred))
-    elif prop == "deterministic":
+    elif prop == vocabulary.DETERMINISTIC:
         again = called()
         if not _same(outcome, again):
             raise _Violation(_failure(prop, f"the same input gave {_describe(outcome)}, then {_describe(again)}",
                                       y_true, y_pred))
-    elif prop == "no_mutation":
+    elif prop == vocabulary.NO_MUTATION:
         if outcome.kind == MUTATED:
             raise _Violation(_failure(prop, outcome.message, y_true, y_pred))
     else:  # pragma: no cover - guarded by find_property_failures
@@ -170,7 +171,7 @@ def _search(prop: str, call: Callable[[np.ndarray, np.ndarray], CallOutcome], st
     """Run one hypothesis search; return the shrunk failure or None."""
     last: list[PropertyFailure] = []
 
-    if prop == "perfect_prediction":
+    if prop == vocabulary.PERFECT_PREDICTION:
         @cfg
         @given(strategy)
         def test(y: np.ndarray) -> None:
@@ -277,7 +278,7 @@ def find_property_failures(
                 continue
             if fatal.failure is not None:
                 break  # a hang or a crash: do not spend one timeout per remaining property
-            found = _search(prop, caller, perfect if prop == "perfect_prediction" else pairs, cfg, fatal)
+            found = _search(prop, caller, perfect if prop == vocabulary.PERFECT_PREDICTION else pairs, cfg, fatal)
             if found is not None:
                 failures.append(found)
     return failures

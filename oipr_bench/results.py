@@ -17,16 +17,20 @@ import numpy as np
 from . import characteristics as ch
 from .evaluators._base import Score
 from .declarations import Declarations
+from .expectations import Expectation
 from .readings import KIND_PR, KIND_SCORE
-from .runner import OK
-from .expectations import (
+from .vocabulary import (
     DEVIATION,
     FAILED,
+    NOT_APPLICABLE,
     NOT_RUN,
+    OK,
     PASSED,
+    PROPERTY_SEARCH,
+    SANITY_CHECKS,
     UNDETERMINED,
     UNEXPECTED_PASS,
-    Expectation,
+    kind_of,
 )
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
@@ -34,12 +38,6 @@ REPORT_FORMAT = ("oipr-bench-report", 2)
 #: Report layout versions :meth:`Profile.from_dict` reads (1: before scalar results; read as kind "pr").
 READABLE_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
 
-#: The sanity checks, in report order (see :meth:`AuditSession.sanity_result`).
-SANITY_CHECKS: tuple[str, ...] = ("perfect", "discriminates", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
-
-#: The opt-in sanity check that searches random inputs (hypothesis) for broken model-free
-#: properties (:mod:`oipr_bench.property_search`); run only when ``hypothesis_examples`` is given.
-PROPERTY_SEARCH = "property-search"
 
 #: ``--against=paper``: half a unit in the 4th decimal the paper prints.
 PAPER_TOLERANCE = 5e-5
@@ -167,7 +165,7 @@ class CharacteristicResult:
 
     @property
     def kind(self) -> str:
-        return "beneficial" if self.name in ch.BENEFICIAL else "misleading"
+        return kind_of(self.name)
 
     def to_dict(self) -> dict[str, Any]:
         e = self.expectation
@@ -404,6 +402,7 @@ STATUS_TEXT = {
     DEVIATION: "xfail (declared)",
     UNEXPECTED_PASS: "XPASS",
     UNDETERMINED: "UNDETERMINED",
+    NOT_APPLICABLE: "not applicable",
     NOT_RUN: "not run",
 }
 

@@ -30,13 +30,8 @@ import numpy as np
 from .evaluators._base import Score, f1_from
 from .readings import KIND_PR, KIND_SCORE
 
-#: Kinds of outcome, in the words the reports use.
-OK = "ok"
-RAISED = "raised"
-BAD_RESULT = "bad_result"
-MUTATED = "mutated"
-TIMED_OUT = "timed_out"
-CRASHED = "crashed"
+#: Kinds of outcome, in the words the reports use (defined in :mod:`oipr_bench.vocabulary`).
+from .vocabulary import BAD_RESULT, CRASHED, MUTATED, OK, RAISED, TIMED_OUT
 
 
 @dataclass(frozen=True)

@@ -484,7 +484,7 @@ def test_table_a1_oipr_column() -> None:
         if case.n_runs == 1:
             assert np.all(np.abs(mean - want) <= 5e-5), (case.id, mean, want)
         elif case.id == "random_detector/c2":
-            # The notes' known off-by-rounding cell: the paper prints P = 0.043 where the
+            # The known off-by-rounding cell (docs/reproduction.md): the paper prints P = 0.043 where the
             # seed convention gives 0.04335; the rest match at 4 decimals.
             assert abs(mean[0] - 0.04335) <= 5e-6
             assert np.all(np.abs(mean[1:] - want[1:]) <= 5e-5), (case.id, mean, want)

@@ -243,7 +243,7 @@ def test_table_a1_columns(name: str) -> None:
         if case.n_runs == 1:
             assert np.all(np.abs(mean - want) <= 5e-5), (case.id, mean, want)
         else:
-            # Random rows: the notes' seed convention reproduces the printed means to 4 decimals.
+            # Random rows: the seed convention of docs/evaluators.md reproduces the printed means to 4 decimals.
             assert np.all(np.abs(mean - want) <= 5e-5), (case.id, mean, want)
 
 

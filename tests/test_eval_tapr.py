@@ -138,7 +138,7 @@ def test_delta_zero_has_no_ambiguous_credit() -> None:
 
 
 # --------------------------------------------------------------------------
-# Degenerate inputs (policy: the notes' verified convention)
+# Degenerate inputs (policy: docs/evaluators.md, section TaPR)
 # --------------------------------------------------------------------------
 
 

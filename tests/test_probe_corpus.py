@@ -90,7 +90,7 @@ def test_constant_metrics_get_no_beneficial_yes_and_fail_discrimination(value, m
     assert sanity.status == "failed"
     # the message gives the numbers: perfect, no detection and all ones all score the constant
     f1 = value if isinstance(value, float) else (0.0 if value[0] == 0 else 2 * value[0] * value[1] / (value[0] + value[1]))
-    assert f"perfect {f1:.6g}, no detection {f1:.6g}, all ones {f1:.6g}" in sanity.message
+    assert f"y_pred = y_true {f1:.6g}, no detection {f1:.6g}, all ones {f1:.6g}" in sanity.message
     assert "degenerate" in sanity.message
     assert not prof.ok
 

@@ -238,18 +238,19 @@ def test_render_rejects_unknown_format(a1_result):
 
 
 @pytest.mark.parametrize("table", ["A1", "C1", "C2"])
-def test_readme_tables_are_the_generated_ones(table):
-    """The README's reproduction section shows exactly what `oipr-bench reproduce --format markdown` prints."""
+def test_docs_tables_are_the_generated_ones(table):
+    """docs/reproduction.md shows exactly what `oipr-bench reproduce --format markdown` prints."""
     from pathlib import Path
 
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.is_file():
-        pytest.skip("README.md not available (not a source checkout)")
-    text = readme.read_text(encoding="utf-8")
-    start, end = "<!-- section: reproduction -->", "<!-- /section: reproduction -->"
-    section = text[text.index(start) : text.index(end)]
+    page = Path(__file__).resolve().parents[1] / "docs" / "reproduction.md"
+    if not page.is_file():
+        pytest.skip("docs/reproduction.md not available (not a source checkout)")
+    section = page.read_text(encoding="utf-8")
     generated = reproduce.render(reproduce.reproduce(table), "markdown")
     table_lines = [line for line in generated.splitlines() if line.startswith("|")]
-    assert "\n".join(table_lines) in section, f"README Table {table} is stale: regenerate it with `oipr-bench reproduce --table {table} --format markdown`"
+    assert "\n".join(table_lines) in section, (
+        f"docs/reproduction.md Table {table} is stale: regenerate it with "
+        f"`oipr-bench reproduce --table {table} --format markdown`"
+    )
     summary = next(line for line in generated.splitlines() if line.startswith("**Table"))
     assert summary in section

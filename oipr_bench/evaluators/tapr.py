@@ -46,9 +46,9 @@ credited to their anomaly (recall) and, through ``np.searchsorted``, to the
 prediction event holding them (precision) with ``np.bincount``.  No Python
 loop runs over points or events.
 
-Degenerate inputs (the notes' verified convention; ``TaPR.py`` returns 0 for an
+Degenerate inputs (docs/evaluators.md, section TaPR; ``TaPR.py`` returns 0 for an
 empty list of events)
-----------------------------------------------------------------------------
+------------------------------------------------------------------------------
 * all-zero prediction: no prediction event, so TaP = 0; no anomaly is touched,
   so TaR = 0; F1 = 0 (the paper's Table A1, constant detector c1).
 * no ground-truth anomaly: TaR = 0; no prediction scores anything, so TaP = 0;

@@ -15,7 +15,7 @@ trapezoidal rule over those breakpoints is exact.  This shares no code with
 :mod:`oipr_bench.evaluators.affiliation` (which integrates in closed form,
 vectorised).
 
-Conventions: point ``i`` is the interval ``[i, i + 1)``; the time range is
+Conventions (docs/evaluators.md, section AM): point ``i`` is the interval ``[i, i + 1)``; the time range is
 ``(0, T)``.  Degenerate policy (same as the fast evaluator): all-zero
 prediction -> (NaN, 0, NaN); no ground-truth event -> precision 0 if anything
 is predicted (NaN otherwise), recall NaN, F1 NaN.

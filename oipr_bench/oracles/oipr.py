@@ -4,7 +4,8 @@ Everything here works one scalar at a time, in the order the paper prints it,
 so that :mod:`oipr_bench.evaluators.oipr` can be checked against it.  No input
 checking is done; pass plain sequences of 0/1 values.
 
-Conventions the paper leaves implicit (see ``evaluator-conventions.md``):
+Conventions the paper leaves implicit (docs/evaluators.md, "Conventions the
+implementations rely on"):
 
 * ``omega(0) = 1`` and ``gamma(0) = 1`` for every attenuation;
 * ``l_dis = 0`` makes ``omega(i) = b_dur`` for every ``i > 0`` (the limit of

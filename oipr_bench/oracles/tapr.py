@@ -11,8 +11,8 @@ TaR_d, TaR_p, TaP_d, TaP_p are then averaged over anomalies / predictions.
 Slow (O(N_a * N_p) pairs); used only to check
 :mod:`oipr_bench.evaluators.tapr`.
 
-Two guards are added to the script's arithmetic, as the project's verified
-conventions prescribe: a min-max normalisation over a one-point range (the
+Two guards are added to the script's arithmetic, as the conventions in
+docs/evaluators.md (section TaPR) prescribe: a min-max normalisation over a one-point range (the
 script divides by zero) returns the new minimum, and an empty list of
 anomalies or predictions gives a score of 0.
 """

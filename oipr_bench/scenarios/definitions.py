@@ -35,6 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from .. import vocabulary as v
+from ..vocabulary import CHARACTERISTICS
+
 Events = tuple[tuple[int, int], ...]
 
 #: Version of the dataset (SemVer).  Bump it whenever a fixture changes.
@@ -48,21 +51,6 @@ SCENARIO_SCHEMA_ID = "urn:oipr-bench:schema:scenario:1.0.0"
 
 #: ``$id`` of the JSON Schema of ``manifest.json``.
 MANIFEST_SCHEMA_ID = "urn:oipr-bench:schema:manifest:1.0.0"
-
-#: The ten evaluator characteristics of the paper's Table 5, in its order.
-CHARACTERISTICS: tuple[str, ...] = (
-    "existence_detection_reward",
-    "overlap_proportion_awareness",
-    "fragments_merging",
-    "addressing_ambiguous_labels",
-    "early_detection_reward",
-    "fragmentation_misleading_in_precision",
-    "long_anomaly_misleading",
-    "sparse_anomaly_misleading",
-    "all_one_overestimation",
-    "random_overestimation",
-)
-
 
 @dataclass(frozen=True)
 class RandomSpec:
@@ -155,7 +143,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "(first point, 20 %, 52 %, all of it). An evaluator rewards existence detection when c1 "
             "scores above PW, and is aware of the overlap proportion when it ranks c2 < c3 < c4."
         ),
-        characteristics=("existence_detection_reward", "overlap_proportion_awareness"),
+        characteristics=(v.EXISTENCE_DETECTION_REWARD, v.OVERLAP_PROPORTION_AWARENESS),
         length=500,
         y_true=((200, 250),),
         cases=(
@@ -177,7 +165,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "fragments holding 20 TP points; every case also has one FP point. An evaluator is misled "
             "by fragmentation in precision when c2 or c3 gets a higher precision than c1."
         ),
-        characteristics=("fragmentation_misleading_in_precision",),
+        characteristics=(v.FRAGMENTATION_MISLEADING_IN_PRECISION,),
         length=200,
         y_true=((30, 60),),
         cases=(
@@ -198,7 +186,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "10 aggregated FP points 2 apart (c2) or 20 continuous FP points (c3). An evaluator merges "
             "fragments when it scores c1 clearly below c2 and c3."
         ),
-        characteristics=("fragments_merging",),
+        characteristics=(v.FRAGMENTS_MERGING,),
         length=500,
         y_true=((100, 120),),
         cases=(
@@ -220,7 +208,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "so no prediction overlaps an anomaly. An evaluator addresses ambiguous labels when both "
             "cases score above 0."
         ),
-        characteristics=("addressing_ambiguous_labels",),
+        characteristics=(v.ADDRESSING_AMBIGUOUS_LABELS,),
         length=500,
         y_true=((200, 202), (300, 302), (400, 402)),
         cases=(
@@ -238,7 +226,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "25th (c3) or last (c4) point. An evaluator rewards early detection when it ranks "
             "c1 > c2 > c3 > c4."
         ),
-        characteristics=("early_detection_reward",),
+        characteristics=(v.EARLY_DETECTION_REWARD,),
         length=200,
         y_true=((100, 130),),
         cases=(
@@ -260,7 +248,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "(c1), the six short ones (c2), or the long one plus 3 FP points (c3). An evaluator is "
             "misled by long anomalies when c1 scores much higher than c2 and c3 only slightly below c1."
         ),
-        characteristics=("long_anomaly_misleading",),
+        characteristics=(v.LONG_ANOMALY_MISLEADING,),
         length=1000,
         y_true=((250, 260),) + _points(450, 550, 650, 750, 850, 950),
         cases=(
@@ -281,7 +269,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "point. An evaluator is misled by sparse anomalies when the extra FP point raises its F1 "
             "(the paper observes this for AM only)."
         ),
-        characteristics=("sparse_anomaly_misleading",),
+        characteristics=(v.SPARSE_ANOMALY_MISLEADING,),
         length=1000,
         y_true=_points(250, 750),
         cases=(
@@ -300,7 +288,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "the all_1 detector (c2), both useless. An evaluator overestimates the all_1 detector when "
             "it gives c2 a high F1."
         ),
-        characteristics=("all_one_overestimation",),
+        characteristics=(v.ALL_ONE_OVERESTIMATION,),
         length=1000,
         y_true=((200, 210), (400, 420), (600, 630), (800, 840)),
         cases=(
@@ -319,7 +307,7 @@ SCENARIOS: tuple[ScenarioDef, ...] = (
             "anomaly (c2). An evaluator overestimates the random detector when it gives it a clearly "
             "non-zero F1."
         ),
-        characteristics=("random_overestimation",),
+        characteristics=(v.RANDOM_OVERESTIMATION,),
         cases=(
             CaseDef("c1", "Random detector (p = 0.02, 100 runs) against fifteen 3-point anomalies.",
                     length=1000,

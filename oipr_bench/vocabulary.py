@@ -1,0 +1,158 @@
+"""The words oipr-bench uses, defined once.
+
+Every other module imports these names instead of spelling them out:
+
+- the ten characteristics of the paper's Table 5 (plus Table A1's two
+  overestimation markers), their kinds and the values each can take;
+- the sanity checks an audit runs;
+- the status of a call on a case (:data:`CASE_STATUSES`), and the status of a
+  characteristic, sanity check or reference comparison (:data:`ITEM_STATUSES`).
+
+The names are plain strings (they are written as such into JSON reports,
+``schema/report.schema.json``), grouped into tuples that fix the report order.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BENEFICIAL",
+    "MISLEADING",
+    "CHARACTERISTICS",
+    "KIND_BENEFICIAL",
+    "KIND_MISLEADING",
+    "KINDS",
+    "kind_of",
+    "VALUES",
+    "SANITY_CHECKS",
+    "PROPERTY_SEARCH",
+    "PROPERTIES",
+    "CASE_STATUSES",
+    "ITEM_STATUSES",
+]
+
+# -- characteristics (Table 5 rows, then Table A1's two overestimation markers) -------------------
+
+EXISTENCE_DETECTION_REWARD = "existence_detection_reward"
+OVERLAP_PROPORTION_AWARENESS = "overlap_proportion_awareness"
+FRAGMENTS_MERGING = "fragments_merging"
+ADDRESSING_AMBIGUOUS_LABELS = "addressing_ambiguous_labels"
+EARLY_DETECTION_REWARD = "early_detection_reward"
+FRAGMENTATION_MISLEADING_IN_PRECISION = "fragmentation_misleading_in_precision"
+LONG_ANOMALY_MISLEADING = "long_anomaly_misleading"
+SPARSE_ANOMALY_MISLEADING = "sparse_anomaly_misleading"
+ALL_ONE_OVERESTIMATION = "all_one_overestimation"
+RANDOM_OVERESTIMATION = "random_overestimation"
+
+#: Beneficial characteristics, in Table 5's row order.
+BENEFICIAL: tuple[str, ...] = (
+    EXISTENCE_DETECTION_REWARD,
+    OVERLAP_PROPORTION_AWARENESS,
+    FRAGMENTS_MERGING,
+    ADDRESSING_AMBIGUOUS_LABELS,
+    EARLY_DETECTION_REWARD,
+)
+#: Misleading characteristics: Table 5's three rows, then Table A1's two overestimation markers.
+MISLEADING: tuple[str, ...] = (
+    FRAGMENTATION_MISLEADING_IN_PRECISION,
+    LONG_ANOMALY_MISLEADING,
+    SPARSE_ANOMALY_MISLEADING,
+    ALL_ONE_OVERESTIMATION,
+    RANDOM_OVERESTIMATION,
+)
+#: The ten canonical characteristic names, in report order.
+CHARACTERISTICS: tuple[str, ...] = BENEFICIAL + MISLEADING
+
+#: The kind of a characteristic: a property an evaluator should have, or one it should not.
+KIND_BENEFICIAL = "beneficial"
+KIND_MISLEADING = "misleading"
+KINDS: tuple[str, ...] = (KIND_BENEFICIAL, KIND_MISLEADING)
+
+
+def kind_of(name: str) -> str:
+    """:data:`KIND_BENEFICIAL` or :data:`KIND_MISLEADING` for a characteristic name.
+
+    Raises
+    ------
+    KeyError
+        ``name`` is not one of :data:`CHARACTERISTICS`.
+    """
+    if name in BENEFICIAL:
+        return KIND_BENEFICIAL
+    if name in MISLEADING:
+        return KIND_MISLEADING
+    raise KeyError(f"unknown characteristic {name!r}; known: {', '.join(CHARACTERISTICS)}")
+
+
+# -- characteristic values -------------------------------------------------------------------------
+
+YES, NO, PIECEWISE, ONLY_DELAY, ONLY_EARLY = "yes", "no", "piecewise", "only_delay", "only_early"
+PRESENT, ABSENT, MITIGATED = "present", "absent", "mitigated"
+
+#: The value of a characteristic whose rule needs a quantity the evaluator does not give
+#: (precision of a scalar score; a fixed F1 level for an unbounded one): also its status.
+NOT_APPLICABLE = "not_applicable"
+
+#: Values each characteristic can take (Table 5; ``piecewise`` and ``only_delay``
+#: from its footnotes, ``mitigated`` for OIPR's long-anomaly row).
+VALUES: dict[str, tuple[str, ...]] = {
+    EXISTENCE_DETECTION_REWARD: (YES, NO, PIECEWISE),
+    OVERLAP_PROPORTION_AWARENESS: (YES, NO, PIECEWISE),
+    FRAGMENTS_MERGING: (YES, NO),
+    ADDRESSING_AMBIGUOUS_LABELS: (YES, NO, ONLY_DELAY, ONLY_EARLY),
+    EARLY_DETECTION_REWARD: (YES, NO),
+    FRAGMENTATION_MISLEADING_IN_PRECISION: (PRESENT, ABSENT),
+    LONG_ANOMALY_MISLEADING: (PRESENT, ABSENT, MITIGATED),
+    SPARSE_ANOMALY_MISLEADING: (PRESENT, ABSENT),
+    ALL_ONE_OVERESTIMATION: (PRESENT, ABSENT),
+    RANDOM_OVERESTIMATION: (PRESENT, ABSENT),
+}
+#: Every characteristic can be not applicable (issue 9: scalar scores).
+VALUES = {name: values + (NOT_APPLICABLE,) for name, values in VALUES.items()}
+
+# -- sanity checks ---------------------------------------------------------------------------------
+
+PERFECT = "perfect"
+#: The perfect detection scores strictly better than no detection and the all-ones detector.
+DISCRIMINATES = "discriminates"
+DETERMINISTIC = "deterministic"
+NO_MUTATION = "no_mutation"
+BOOL_INT = "bool_int"
+HARMONIC_F1 = "harmonic_f1"
+#: The opt-in check that searches random inputs (hypothesis) for broken model-free properties.
+PROPERTY_SEARCH = "property-search"
+
+#: The sanity checks every audit runs, in report order (:mod:`oipr_bench.sanity`).
+SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
+
+#: The model-free properties the property search looks for (:mod:`oipr_bench.property_search`), in report order.
+VALID_RESULT = "valid_result"
+PERFECT_PREDICTION = "perfect_prediction"
+PROPERTIES: tuple[str, ...] = (VALID_RESULT, PERFECT_PREDICTION, DETERMINISTIC, NO_MUTATION)
+
+# -- the status of one case (the outcome of the evaluator's calls on it) -----------------------------
+
+OK = "ok"
+RAISED = "raised"
+BAD_RESULT = "bad_result"
+MUTATED = "mutated"
+TIMED_OUT = "timed_out"
+CRASHED = "crashed"
+
+#: Every case status, ``ok`` first.
+CASE_STATUSES: tuple[str, ...] = (OK, RAISED, BAD_RESULT, MUTATED, TIMED_OUT, CRASHED)
+
+# -- the status of a characteristic, sanity check or reference comparison ---------------------------
+
+PASSED = "passed"
+FAILED = "failed"
+#: A characteristic shows the deviation the user declared (pytest: xfail).
+DEVIATION = "deviation"
+#: A characteristic declared to deviate shows the default value after all (pytest: XPASS).
+UNEXPECTED_PASS = "unexpected_pass"
+#: Could not be decided: the cases it needs failed, or a check observed nothing.
+UNDETERMINED = "undetermined"
+#: Not run in this session (e.g. deselected with ``-k``).
+NOT_RUN = "not_run"
+
+#: Every item status.
+ITEM_STATUSES: tuple[str, ...] = (PASSED, FAILED, DEVIATION, UNEXPECTED_PASS, UNDETERMINED, NOT_APPLICABLE, NOT_RUN)
