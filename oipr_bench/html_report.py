@@ -135,6 +135,9 @@ def _float(value: Any) -> float:
 
 
 def _score_triple(entry: Any) -> tuple[float, float, float]:
+    if isinstance(entry, Mapping) and all(entry.get(k) is None for k in ("precision", "recall", "f1")) \
+            and isinstance(entry.get("score"), (int, float)):
+        return (float("nan"), float("nan"), float(entry["score"]))  # a scalar result: one number
     if isinstance(entry, Mapping):
         return (_float(entry.get("precision")), _float(entry.get("recall")), _float(entry.get("f1")))
     if hasattr(entry, "precision"):
@@ -222,6 +225,15 @@ def report_data(profile: Any) -> ReportData:
     if isinstance(ev, Mapping):
         name = str(ev.get("name", "evaluator"))
         params = dict(ev.get("params", {}) or {})
+        kind = ev.get("kind")
+        if kind:
+            meta_kind = f"kind {kind}"
+            if kind == "score":
+                lo, hi = ev.get("bounds") or [0, 1]
+                way = "higher" if ev.get("higher_is_better", True) else "lower"
+                meta_kind += f" ({way} is better, bounds {'open' if lo is None else lo} to {'open' if hi is None else hi})"
+            if ev.get("input") == "scores":
+                meta_kind += ", takes anomaly scores"
     else:
         name = str(ev)
         params = dict(data.get("params", {}) or {})
@@ -229,6 +241,8 @@ def report_data(profile: Any) -> ReportData:
     if cases_raw is None and hasattr(profile, "cases"):
         cases_raw = profile.cases
     meta: dict[str, str] = {}
+    if isinstance(ev, Mapping) and ev.get("kind"):
+        meta["evaluator"] = meta_kind
     dataset = data.get("dataset")
     if isinstance(dataset, Mapping) and dataset.get("version"):
         meta["dataset"] = str(dataset["version"])
@@ -328,6 +342,8 @@ def _status_cell(status: str) -> str:
 
 
 def _value_chip(value: str, kind: str) -> str:
+    if value == NOT_APPLICABLE:
+        return f'<span class="val neutral">{_e(value.replace("_", " "))}</span>'
     good = {KIND_BENEFICIAL: {YES}, KIND_MISLEADING: {ABSENT}}.get(kind, set())
     part = {KIND_BENEFICIAL: {PIECEWISE, ONLY_DELAY, ONLY_EARLY}, KIND_MISLEADING: {MITIGATED}}.get(kind, set())
     cls = "ok" if value in good else "dev" if value in part else "bad" if kind else "neutral"
@@ -455,6 +471,8 @@ def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str,
             if score is None:
                 return f'<td class="num {cls}">-</td>'
             p, r, f = score
+            if math.isnan(p) and math.isnan(r) and not math.isnan(f):  # a scalar result
+                return f'<td class="num f1 {cls}"><b>{_num(f)}</b><small>score</small></td>'
             return f'<td class="num f1 {cls}"><b>{_num(f)}</b><small>{_num(p, 3)} / {_num(r, 3)}</small></td>'
 
         runs = "" if len(case.predictions) == 1 else f" <small>(mean of {len(case.predictions)} runs)</small>"

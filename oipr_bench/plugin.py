@@ -27,7 +27,17 @@ from typing import Any
 
 import pytest
 
-from .vocabulary import CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from .vocabulary import (
+    CHARACTERISTICS,
+    CRASHED,
+    DEVIATION,
+    FAILED,
+    NOT_APPLICABLE,
+    PASSED,
+    PROPERTY_SEARCH,
+    SANITY_CHECKS,
+    UNDETERMINED,
+)
 
 _STATE = pytest.StashKey["_PluginState"]()
 
@@ -94,6 +104,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="add the item sanity[property-search]: a hypothesis search of N examples per model-free property "
         "(derandomized, so reproducible; default 0 = off)",
     )
+    group.addoption(
+        "--oipr-input",
+        choices=("binary", "scores"),
+        default=None,
+        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64; "
+        "default: its input_kind attribute)",
+    )
+    group.addoption(
+        "--oipr-lower-is-better",
+        action="store_true",
+        default=False,
+        help="the evaluator's one-number score is better when lower (default: its higher_is_better attribute, else higher)",
+    )
+    group.addoption(
+        "--oipr-bounds",
+        metavar="LO:HI",
+        default=None,
+        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ; default: its bounds attribute, else 0:1)",
+    )
 
 
 class _PluginState:
@@ -102,6 +131,7 @@ class _PluginState:
     def __init__(self, config: pytest.Config) -> None:
         from .errors import OiprBenchError
         from .expectations import expectations_from, load_expect_file
+        from .declarations import parse_bounds
         from .profiles import AuditSession
         from .resolve import parse_params, resolve
 
@@ -127,6 +157,10 @@ class _PluginState:
                 against=opt.against,
                 tolerance=opt.tolerance,
                 hypothesis_examples=examples or None,
+                input_kind=opt.oipr_input,
+                higher_is_better=False if opt.oipr_lower_is_better else None,
+                bounds=parse_bounds(opt.oipr_bounds, where="--oipr-bounds") if opt.oipr_bounds is not None else None,
+                declaration_source="plugin option",
             )
             self.case_ids = list(self.session.cases)
         except (OiprBenchError, ValueError, OSError) as exc:
@@ -290,6 +324,8 @@ class OiprItem(pytest.Item):
         exp = res.expectation
         if res.status == UNDETERMINED:
             pytest.skip(f"{self.key} cannot be determined: {res.message}")
+        if res.status == NOT_APPLICABLE:
+            pytest.skip(f"{self.key} is not applicable: {res.message}")
         lines = [f"{self.key}: observed {res.observed}, expected {exp.describe()}"]
         if res.finding is not None:
             lines.append(f"evidence: {res.finding.explanation}")

@@ -295,9 +295,9 @@ class Profile:
             {k: v for k, v in r.to_dict().items() if k not in ("runs", "returned_f1")}
             for r in self.case_results.values()
         ]
-        cols = ["case_id", "scenario", "case", "n_runs", "precision", "recall", "f1", "status", "message", "seconds"]
+        cols = ["case_id", "scenario", "case", "n_runs", "precision", "recall", "f1", "score", "status", "message", "seconds"]
         frame = pd.DataFrame(rows, columns=cols)
-        for c in ("precision", "recall", "f1"):
+        for c in ("precision", "recall", "f1", "score"):
             frame[c] = frame[c].astype(float)
         return frame.set_index("case_id")
 
@@ -440,12 +440,32 @@ def render_characteristics(profile: "Profile", markdown: bool = False) -> list[s
 def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
     """The compact per-case table: P, R, F1 (means for random cases) and status."""
     rows = []
+    scalar = profile.kind == KIND_SCORE
     for r in profile.case_results.values():
         s = r.score
-        vals = ["-", "-", "-"] if s is None else [_cell(v) for v in s]
+        if scalar:
+            vals = ["-" if s is None else _cell(s.f1)]
+        else:
+            vals = ["-", "-", "-"] if s is None else [_cell(v) for v in s]
         status = "ok" if r.ok else f"{r.status}: {r.message}"
         rows.append([r.case_id, str(r.n_runs), *vals, status])
-    return _table(["case", "runs", "P", "R", "F1", "status"], rows, markdown)
+    header = ["score"] if scalar else ["P", "R", "F1"]
+    return _table(["case", "runs", *header, "status"], rows, markdown)
+
+
+def describe_kind(profile: "Profile") -> str:
+    """One line: what the evaluator returns and takes, and how a scalar is read."""
+    d = profile.declarations
+    takes = "anomaly scores (float64)" if d.input_kind == "scores" else "0/1 predictions"
+    if profile.kind == KIND_SCORE:
+        lo, hi = ("open" if math.isinf(b) else f"{b:g}" for b in d.bounds)
+        way = "higher" if d.higher_is_better else "lower"
+        returns = f"one number (score; {way} is better, bounds {lo} to {hi})"
+    elif profile.kind == KIND_PR:
+        returns = "precision and recall"
+    else:
+        returns = "nothing usable (no call succeeded)"
+    return f"evaluator kind: {profile.kind or '-'}: takes {takes}, returns {returns}"
 
 
 def render(profile: "Profile", markdown: bool = False) -> str:
@@ -458,6 +478,7 @@ def render(profile: "Profile", markdown: bool = False) -> str:
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        describe_kind(profile),
         "",
     ]
     lines += render_characteristics(profile, markdown)
@@ -472,7 +493,8 @@ def render(profile: "Profile", markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
-    lines += ["", "cases (P / R / F1; random-detector cases: means over the runs)"]
+    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
     lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"
 
