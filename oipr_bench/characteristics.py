@@ -38,7 +38,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .evaluators._base import Score
+from .score import Score
 from .readings import (
     KIND_SCORE,
     PRECISION,

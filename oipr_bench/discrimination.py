@@ -18,14 +18,18 @@ from typing import Callable
 import numpy as np
 
 from .declarations import Declarations
-from .evaluators._base import Score
+from .score import Score
 from .readings import KIND_SCORE
-from .runner import RANGE_TOLERANCE, CallOutcome
+from .coerce import RANGE_TOLERANCE
+from .runner import CallOutcome
 
 #: How the perfect detection (y_pred = y_true) is labelled in messages.
 BEST = "y_pred = y_true"
 
-__all__ = ["perfect_problem", "discrimination_problem", "oriented", "DISCRIMINATION_GAP"]
+__all__ = ["perfect_problem", "discrimination_problem", "oriented", "DISCRIMINATION_GAP", "DISCRIMINATION_HEAD"]
+
+#: How a discrimination failure (as opposed to a failed call) begins.
+DISCRIMINATION_HEAD = "the perfect detection (y_pred = y_true) does not score better than"
 
 #: The perfect detection must beat no detection and the all-ones detector by more than this.
 DISCRIMINATION_GAP = 1e-6
@@ -86,5 +90,5 @@ def discrimination_problem(
         return ""
     what = "score" if kind == KIND_SCORE else "F1"
     shown = ", ".join(f"{k} {_fmt(v if kind != KIND_SCORE or decl.higher_is_better else -v)}" for k, v in raw.items())
-    return (f"the perfect detection (y_pred = y_true) does not score better than {' or '.join(losers)} on {where} ({what}: {shown}): "
+    return (f"{DISCRIMINATION_HEAD} {' or '.join(losers)} on {where} ({what}: {shown}): "
             "the metric is degenerate")

@@ -24,7 +24,7 @@ import math
 from typing import Any
 
 from ._paths import data_dir
-from .evaluators._base import Score
+from .score import Score
 
 #: Tolerance for comparing with a value printed at 4 decimals (half a unit in the last place).
 PRINTED_4DP_TOLERANCE = 5e-5

@@ -2,8 +2,10 @@
 
 Registered through the ``pytest11`` entry point and completely inert unless
 ``--evaluator`` is given (no items, no summary; this module imports nothing
-but pytest, which is already loaded, and :mod:`oipr_bench.vocabulary`).  With ``--evaluator`` it adds, after the
-user's own tests, items with stable ids usable with ``-k``:
+but pytest, which is already loaded, and :mod:`oipr_bench.vocabulary`).
+With ``--evaluator`` pytest collects, after the user's own tests, a
+collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
+``--deselect``, ``--lf``, ``--sw``) and a marker per kind (``-m oipr_sanity``):
 
 - ``case[<scenario>/<case>]``: the evaluator on one case (all runs of a random
   case); fails on a broken result, errors when the worker process died;
@@ -16,9 +18,10 @@ user's own tests, items with stable ids usable with ``-k``:
   (declared deviations are xfail; an unexpected pass is XPASS);
 - ``reference[<scenario>/<case>]`` with ``--reference=NAME``.
 
-Results are computed lazily and cached per process; every item ships its
-result on its report, so the terminal summary and ``--oipr-report`` are built
-on the controller, also under pytest-xdist.
+Collecting runs nothing of the evaluator's (``--collect-only`` prints no
+profile).  Results are computed lazily and cached per process; every item
+ships its result on its report, so the terminal summary and ``--oipr-report``
+are built on the controller, also under pytest-xdist.
 """
 
 from __future__ import annotations
@@ -34,7 +37,6 @@ from .vocabulary import (
     FAILED,
     NOT_APPLICABLE,
     PASSED,
-    PROPERTY_SEARCH,
     SANITY_CHECKS,
     UNDETERMINED,
 )
@@ -63,10 +65,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--against",
         choices=("reference", "paper"),
-        default="reference",
-        help="reference: our reference values (--tolerance); paper: the paper's Table A1 (5e-5; 3 standard errors on random cases)",
+        default=None,
+        help="with --reference: compare with our reference values (default; --tolerance) or with the paper's "
+        "Table A1 (5e-5; 3 standard errors on random cases)",
     )
-    group.addoption("--tolerance", type=float, default=1e-9, help="absolute tolerance of the reference comparison (default 1e-9)")
+    group.addoption("--tolerance", type=float, default=None,
+                    help="with --reference: absolute tolerance of the comparison (default 1e-9)")
     group.addoption(
         "--expect",
         metavar="NAME=VALUE",
@@ -108,8 +112,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--oipr-input",
         choices=("binary", "scores"),
         default=None,
-        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64; "
-        "default: its input_kind attribute)",
+        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64); "
+        "default: its input_kind attribute",
     )
     group.addoption(
         "--oipr-lower-is-better",
@@ -121,8 +125,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--oipr-bounds",
         metavar="LO:HI",
         default=None,
-        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ; default: its bounds attribute, else 0:1)",
+        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+
+
+def _options(config: pytest.Config) -> Any:
+    """The audit options of this run, from the flags (errors re-phrased with the flag names)."""
+    from .errors import UsageError
+    from .expectations import expectations_from, load_expect_file
+    from .options import PLUGIN_FLAGS, AuditOptions, OptionError
+    from .resolve import parse_params
+
+    opt = config.option
+    declared = load_expect_file(opt.expect_file) if opt.expect_file else {}
+    declared.update(expectations_from(opt.expect, "--expect"))
+    try:
+        return AuditOptions(
+            timeout=opt.oipr_timeout,
+            isolate=opt.oipr_isolate,
+            reference=opt.reference,
+            reference_params=parse_params(opt.reference_param, option="--reference-param"),
+            against=opt.against,
+            tolerance=opt.tolerance,
+            hypothesis_examples=opt.oipr_hypothesis_examples,
+            expectations=declared,
+            input_kind=opt.oipr_input,
+            higher_is_better=False if opt.oipr_lower_is_better else None,
+            bounds=opt.oipr_bounds,
+        )
+    except OptionError as exc:
+        raise UsageError(exc.phrased(PLUGIN_FLAGS)) from None
 
 
 class _PluginState:
@@ -130,38 +162,14 @@ class _PluginState:
 
     def __init__(self, config: pytest.Config) -> None:
         from .errors import OiprBenchError
-        from .expectations import expectations_from, load_expect_file
-        from .declarations import parse_bounds
         from .profiles import AuditSession
         from .resolve import parse_params, resolve
 
         opt = config.option
         try:
-            params = parse_params(opt.evaluator_param, option="--evaluator-param")
-            ref_params = parse_params(opt.reference_param, option="--reference-param")
-            if ref_params and not opt.reference:
-                raise OiprBenchError("--reference-param needs --reference")
-            resolved = resolve(opt.evaluator, params)
-            declared = load_expect_file(opt.expect_file) if opt.expect_file else {}
-            declared.update(expectations_from(opt.expect, "--expect"))
-            examples = opt.oipr_hypothesis_examples
-            if examples < 0:
-                raise OiprBenchError(f"--oipr-hypothesis-examples must be 0 (off) or a positive integer, got {examples}")
-            self.session = AuditSession(
-                resolved,
-                expectations=declared,
-                timeout=opt.oipr_timeout,
-                isolate=opt.oipr_isolate,
-                reference=opt.reference,
-                reference_params=ref_params,
-                against=opt.against,
-                tolerance=opt.tolerance,
-                hypothesis_examples=examples or None,
-                input_kind=opt.oipr_input,
-                higher_is_better=False if opt.oipr_lower_is_better else None,
-                bounds=parse_bounds(opt.oipr_bounds, where="--oipr-bounds") if opt.oipr_bounds is not None else None,
-                declaration_source="plugin option",
-            )
+            options = _options(config)
+            resolved = resolve(opt.evaluator, parse_params(opt.evaluator_param, option="--evaluator-param"))
+            self.session = AuditSession(resolved, options)
             self.case_ids = list(self.session.cases)
         except (OiprBenchError, ValueError, OSError) as exc:
             raise pytest.UsageError(f"oipr-bench: {exc}") from None
@@ -177,34 +185,16 @@ class _PluginState:
         for kind, key, data in payload.get("results", ()):
             self.gathered.setdefault(kind, {})[key] = data
 
-    def sanity_names(self) -> tuple[str, ...]:
-        """The sanity items of this run, in report order."""
-        return SANITY_CHECKS + ((PROPERTY_SEARCH,) if self.session.hypothesis_examples else ())
-
     def build_profile(self) -> Any:
-        from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
+        """The profile of what the items reported (on the xdist controller: from every worker)."""
+        from .results import CaseResult, CharacteristicResult, ReferenceResult, SanityResult
 
-        base = self.session.profile()
         g = self.gathered
-        cases = {c: CaseResult.from_dict(g["case"][c]) for c in self.case_ids if c in g["case"]}
-        kinds = [r.kind for r in cases.values() if r.ok]
-        return Profile(
-            evaluator=base.evaluator,
-            params=base.params,
-            case_results=cases,
-            characteristic_results={
-                n: CharacteristicResult.from_dict(g["characteristic"][n])
-                for n in CHARACTERISTICS
-                if n in g["characteristic"]
-            },
-            sanity_results={n: SanityResult.from_dict(g["sanity"][n]) for n in self.sanity_names() if n in g["sanity"]},
-            reference_results={c: ReferenceResult.from_dict(g["reference"][c]) for c in self.case_ids if c in g["reference"]},
-            reference=base.reference,
-            options=base.options,
-            package_version=base.package_version,
-            dataset_version=base.dataset_version,
-            kind=kinds[0] if kinds else base.kind,
-            declarations=base.declarations,
+        return self.session.assemble(
+            {c: CaseResult.from_dict(d) for c, d in g["case"].items()},
+            {n: CharacteristicResult.from_dict(d) for n, d in g["characteristic"].items()},
+            {n: SanityResult.from_dict(d) for n, d in g["sanity"].items()},
+            {c: ReferenceResult.from_dict(d) for c, d in g["reference"].items()},
         )
 
 
@@ -219,6 +209,8 @@ def _is_worker(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("evaluator", None):
         return
+    for line in MARKERS.values():
+        config.addinivalue_line("markers", line)
     state = _PluginState(config)
     config.stash[_STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
@@ -250,11 +242,49 @@ class DeclaredDeviation(Exception):
     """A characteristic shows the deviation the user declared (reported as xfail)."""
 
 
+#: The marker of each kind of item (``-m oipr_sanity``), registered in :func:`pytest_configure`.
+MARKERS = {
+    "case": "oipr_case: an oipr-bench item running the evaluator on one special-scenario case",
+    "sanity": "oipr_sanity: an oipr-bench sanity check",
+    "characteristic": "oipr_characteristic: an oipr-bench characteristic of Table 5",
+    "reference": "oipr_reference: an oipr-bench comparison with a built-in evaluator's reference values",
+}
+
+
 class OiprCollector(pytest.Collector):
-    """Parent node of the oipr-bench items (node id ``oipr-bench``)."""
+    """Parent node of the oipr-bench items (node id ``oipr-bench``), collected after the user's own tests."""
 
     def collect(self) -> list[pytest.Item]:
-        return []
+        state = _state(self.config)
+        if state is None:
+            return []
+        session = state.session
+        keys = [("case", cid) for cid in state.case_ids]
+        keys += [("sanity", name) for name in session.sanity_checks]
+        keys += [("characteristic", name) for name in CHARACTERISTICS]
+        if session.options.reference is not None:
+            keys += [("reference", cid) for cid in state.case_ids]
+        items = []
+        for kind, key in keys:
+            # The node id given whole, so that it parses back to the same id from pytest's cache (--lf, --sw).
+            item = OiprItem.from_parent(self, name=f"{kind}[{key}]", nodeid=f"{self.nodeid}::{kind}[{key}]",
+                                        kind=kind, key=key)
+            item.add_marker(f"oipr_{kind}")
+            if kind == "characteristic":
+                _mark_declared_deviation(item, state)
+            items.append(item)
+        return items
+
+
+def _mark_declared_deviation(item: pytest.Item, state: _PluginState) -> None:
+    """A characteristic declared to deviate from the default is xfail (strict with --strict-expectations)."""
+    name = item.key  # type: ignore[attr-defined]
+    exp = state.session.expectations[name]
+    if exp.deviation:
+        reason = f"declared deviation: {name} = {' or '.join(exp.values)} ({exp.source})"
+        if exp.reason:
+            reason += f": {exp.reason}"
+        item.add_marker(pytest.mark.xfail(reason=reason, strict=state.strict, raises=DeclaredDeviation))
 
 
 class OiprItem(pytest.Item):
@@ -276,7 +306,7 @@ class OiprItem(pytest.Item):
         """Queue results (and any newly computed case results) for this item's report."""
         state = self.state
         self._payload.append((kind, key, data))
-        for cid, res in list(state.session._case_results.items()):
+        for cid, res in state.session.case_results.items():
             if cid not in state.shipped_cases:
                 state.shipped_cases.add(cid)
                 self._payload.append(("case", cid, res.to_dict()))
@@ -358,35 +388,14 @@ class OiprItem(pytest.Item):
         return self.path, None, f"{self.kind}[{self.key}]"
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    state = _state(config)
-    if state is None:
-        return
-    parent = OiprCollector.from_parent(session, name="oipr-bench", nodeid="oipr-bench")
-    new: list[OiprItem] = []
-
-    def add(kind: str, key: str) -> OiprItem:
-        item = OiprItem.from_parent(parent, name=f"{kind}[{key}]", kind=kind, key=key)
-        new.append(item)
-        return item
-
-    for cid in state.case_ids:
-        add("case", cid)
-    for name in state.sanity_names():
-        add("sanity", name)
-    for name in CHARACTERISTICS:
-        item = add("characteristic", name)
-        exp = state.session.expectations[name]
-        if exp.deviation:
-            reason = f"declared deviation: {name} = {' or '.join(exp.values)} ({exp.source})"
-            if exp.reason:
-                reason += f": {exp.reason}"
-            item.add_marker(pytest.mark.xfail(reason=reason, strict=state.strict, raises=DeclaredDeviation))
-    if state.session.reference is not None:
-        for cid in state.case_ids:
-            add("reference", cid)
-    items.extend(new)
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    """Add the oipr-bench collector to what the session collects, so pytest collects its items."""
+    report = yield
+    state = _state(collector.config)
+    if state is not None and isinstance(collector, pytest.Session) and report.passed:
+        report.result.append(OiprCollector.from_parent(collector, name="oipr-bench", nodeid="oipr-bench"))
+    return report
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -401,7 +410,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = _state(config)
-    if state is None or _is_worker(config):
+    if state is None or _is_worker(config) or config.option.collectonly:
         return
     if config.option.oipr_report or config.option.oipr_html:
         state.written = []  # type: ignore[attr-defined]
@@ -436,15 +445,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = _state(config)
-    if state is None or _is_worker(config):
+    if state is None or _is_worker(config) or config.option.collectonly:
         return
     tr = terminalreporter
     try:
-        from .results import render
+        from .render import render_profile
 
         profile = state.build_profile()
         tr.write_sep("=", f"oipr-bench profile: {profile.evaluator}")
-        for line in render(profile).rstrip("\n").split("\n"):
+        for line in render_profile(profile).rstrip("\n").split("\n"):
             tr.write_line(line)
     except Exception as exc:  # never an internal error at the very end
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")

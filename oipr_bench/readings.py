@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .evaluators._base import Score
+from .score import Score
 
 __all__ = [
     "KIND_PR",

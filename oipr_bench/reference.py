@@ -350,7 +350,8 @@ def build_documents() -> dict[str, dict[str, Any]]:
     return docs
 
 
-def _reference_dir(directory: str | Path | None) -> Path:
+def reference_dir(directory: str | Path | None = None) -> Path:
+    """``directory``, or the shipped ``reference_results`` folder when None."""
     return Path(directory) if directory is not None else data_dir("reference_results")
 
 
@@ -360,7 +361,7 @@ def write_reference(directory: str | Path | None = None) -> list[Path]:
     The bytes are deterministic (:func:`oipr_bench.io.dumps_json`): writing
     twice gives identical files.
     """
-    target = _reference_dir(directory)
+    target = reference_dir(directory)
     written = []
     for file_name, doc in build_documents().items():
         validate_document(doc, file_name)
@@ -409,7 +410,7 @@ def validate_document(doc: Any, file: str | None = None) -> None:
 
 def load_document(file_name: str, directory: str | Path | None = None) -> dict[str, Any]:
     """Read and validate one reference file (``FixtureError`` if missing, not JSON or invalid)."""
-    path = _reference_dir(directory) / file_name
+    path = reference_dir(directory) / file_name
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -515,7 +516,7 @@ def check_reference(directory: str | Path | None = None, tolerance: float = CHEC
         One line per difference, ``"<file>: <JSON path>: <problem>"``; empty when
         the stored files are up to date.
     """
-    target = _reference_dir(directory)
+    target = reference_dir(directory)
     problems: list[str] = []
     for file_name, fresh in build_documents().items():
         try:

@@ -170,11 +170,11 @@ def load_object(spec: str) -> Any:
         else:
             module = _import_module(modpart, spec)
         return _getattr_path(module, attrs, spec, modpart)
+    if spec.endswith(".py") or "/" in spec or os.sep in spec:
+        raise UsageError(_file_without_name(spec))
     parts = spec.split(".")
     if len(parts) < 2:
-        raise UsageError(
-            f"evaluator {spec!r}: not a built-in evaluator and not 'pkg.module:Name' or 'pkg.module.Name'"
-        )
+        raise UsageError(_not_a_builtin(spec))
     last_error: UsageError | None = None
     for cut in range(len(parts) - 1, 0, -1):
         modname = ".".join(parts[:cut])
@@ -273,3 +273,44 @@ def _callable_of(obj: Any, display: str) -> Callable[[Any, Any], Any]:
     if callable(method):
         return method
     raise UsageError(f"evaluator {display}: {type(obj).__name__} object is not callable and has no evaluate method")
+
+
+# --------------------------------------------------------------------------- hints for misspelt names
+def _file_without_name(spec: str) -> str:
+    """The message for a file given without ``:NAME``: suggest ``file.py:NAME`` with the file's callables."""
+    path = Path(spec)
+    if not path.is_file() and not spec.endswith(".py"):
+        return _not_a_builtin(spec)  # "rp/rr": a misspelt built-in rather than a path
+    if not path.is_file():
+        return f"evaluator {spec!r}: no such file {spec!r} (a file is given as path/to/file.py:NAME)"
+    try:
+        names = public_callables(_import_file(path, spec))
+    except UsageError as exc:
+        return f"{exc} (a file is given as {spec}:NAME)"
+    if not names:
+        return f"evaluator {spec!r}: name the evaluator in the file as {spec}:NAME; {spec} defines no public function or class"
+    return (f"evaluator {spec!r}: name the evaluator in the file: did you mean {spec}:{names[0]}? "
+            f"(public callables in {spec}: {', '.join(names)})")
+
+
+def public_callables(module: Any) -> list[str]:
+    """Names of the public functions and classes ``module`` defines itself, in definition order."""
+    own = [name for name, obj in vars(module).items()
+           if not name.startswith("_") and (inspect.isfunction(obj) or inspect.isclass(obj))
+           and getattr(obj, "__module__", None) == module.__name__]
+    return own
+
+
+def _not_a_builtin(spec: str) -> str:
+    """The message for a single word that is no built-in: list them and suggest the closest."""
+    import difflib
+
+    from .evaluators import NAMES
+
+    if Path(f"{spec}.py").is_file():
+        return _file_without_name(f"{spec}.py")
+    folded = {name.casefold(): name for name in NAMES}
+    close = difflib.get_close_matches(spec.casefold(), list(folded), n=1, cutoff=0.6)
+    hint = f"did you mean {folded[close[0]]}? " if close else ""
+    return (f"evaluator {spec!r} is not a built-in evaluator: {hint}built-in evaluators are {', '.join(NAMES)}; "
+            f"your own evaluator is given as pkg.module:NAME or path/to/file.py:NAME")

@@ -8,66 +8,30 @@ reference comparisons) and renders itself as text, Markdown or JSON
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import numpy as np
-
 from . import characteristics as ch
-from .evaluators._base import Score
-from .declarations import Declarations
+from .errors import FixtureError
+from .score import Score
 from .expectations import Expectation
+from .jsondata import jsonable, number, schema_problem, unnumber
+from .declarations import Declarations
 from .readings import KIND_PR, KIND_SCORE
-from .vocabulary import (
-    DEVIATION,
-    FAILED,
-    NOT_APPLICABLE,
-    NOT_RUN,
-    OK,
-    PASSED,
-    PROPERTY_SEARCH,
-    SANITY_CHECKS,
-    UNDETERMINED,
-    UNEXPECTED_PASS,
-    kind_of,
-)
+from .vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
 REPORT_FORMAT = ("oipr-bench-report", 2)
-#: Report layout versions :meth:`Profile.from_dict` reads (1: before scalar results; read as kind "pr").
-READABLE_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
-
-
-#: ``--against=paper``: half a unit in the 4th decimal the paper prints.
-PAPER_TOLERANCE = 5e-5
-#: ``--against=paper`` on a random-detector case: this many standard errors of the 100-run mean, on top.
-PAPER_STDERRS = 3.0
-
-#: Sanity: a perfect prediction must score 1 within this; F1 must equal 2PR/(P+R) within this.
-SANITY_TOLERANCE = 1e-9
-
-def _num(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _unnum(x: Any) -> float:
-    return math.nan if x is None else float(x)
+#: File name of the report's JSON Schema in the ``schema`` data folder.
+REPORT_SCHEMA_FILE = "report.schema.json"
 
 
 def _score_list(s: Score | None) -> list[float | None] | None:
-    return None if s is None else [_num(v) for v in s]
+    return None if s is None else [number(v) for v in s]
 
 
 def _score_from(values: Any) -> Score | None:
-    return None if values is None else Score(*(_unnum(v) for v in values))
-
-
-def _same(a: float, b: float, tol: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return abs(a - b) <= tol
-
+    return None if values is None else Score(*(unnumber(v) for v in values))
 
 
 # -- results -------------------------------------------------------------------------------------
@@ -119,7 +83,6 @@ class CaseResult:
     def to_dict(self) -> dict[str, Any]:
         scenario, _, case = self.case_id.partition("/")
         s = self.score
-        scalar = self.kind == KIND_SCORE
         return {
             "case_id": self.case_id,
             "scenario": scenario,
@@ -127,10 +90,10 @@ class CaseResult:
             "n_runs": self.n_runs,
             "status": self.status,
             "message": self.message,
-            "precision": None if s is None else _num(s.precision),
-            "recall": None if s is None else _num(s.recall),
-            "f1": None if s is None or scalar else _num(s.f1),
-            "score": None if s is None else _num(s.f1),
+            "precision": None if s is None else number(s.precision),
+            "recall": None if s is None else number(s.recall),
+            "f1": None if s is None or self.kind == KIND_SCORE else number(s.f1),
+            "score": None if s is None else number(s.f1),
             "runs": None if self.runs is None else [_score_list(r) for r in self.runs],
             "returned_f1": self.returned_f1,
             "seconds": round(self.seconds, 6),
@@ -138,12 +101,12 @@ class CaseResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
-        scalar = d.get("precision") is None and d.get("recall") is None and d.get("f1") is None and d.get("score") is not None
+        scalar = all(d.get(k) is None for k in ("precision", "recall", "f1")) and d.get("score") is not None
         score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
-            _unnum(d.get("precision")), _unnum(d.get("recall")), _unnum(d.get("f1"))
+            unnumber(d.get("precision")), unnumber(d.get("recall")), unnumber(d.get("f1"))
         )
         if scalar:
-            score = Score(math.nan, math.nan, _unnum(d.get("score")))
+            score = Score(unnumber(None), unnumber(None), unnumber(d.get("score")))
         if d["status"] != OK:
             score = None
         runs = None if d.get("runs") is None else tuple(_score_from(r) for r in d["runs"])  # type: ignore[misc]
@@ -319,7 +282,7 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
-        out += [f"sanity[{r.name}]: {_one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
+        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
         return out
 
@@ -328,17 +291,17 @@ class Profile:
         return {
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
-            "evaluator": {"name": self.evaluator, "params": _jsonable(self.params), "kind": self.kind,
+            "evaluator": {"name": self.evaluator, "params": jsonable(self.params), "kind": self.kind,
                           **self.declarations.to_dict()},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
-            "options": _jsonable(self.options),
+            "options": jsonable(self.options),
             "cases": [r.to_dict() for r in self.case_results.values()],
             "characteristics": [r.to_dict() for r in self.characteristic_results.values()],
             "sanity": [r.to_dict() for r in self.sanity_results.values()],
             "reference": None
             if self.reference is None
-            else {**_jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
+            else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "ok": self.ok,
         }
 
@@ -349,25 +312,27 @@ class Profile:
         return dumps_json(self.to_dict())
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Profile":
+    def from_dict(cls, d: Mapping[str, Any], *, source: str | None = None) -> "Profile":
         """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report).
 
-        Reads the layout versions :data:`READABLE_FORMAT_VERSIONS` (a version-1
-        report is a precision/recall evaluator's, with the default declarations).
+        A layout-version-1 report (oipr-bench 0.1: precision/recall evaluators
+        only) is read as kind ``pr`` with the default declarations.
 
         Raises
         ------
-        ValueError
-            Not an oipr-bench report, or a layout version this release does not read.
+        FixtureError
+            ``d`` is not a report (``schema/report.schema.json``): names the
+            JSON path of the first problem (and ``source``, the file, if given);
+            or its layout version is newer than this oipr-bench reads.
         """
-        fmt, version = d.get("format"), d.get("format_version")
-        if fmt != REPORT_FORMAT[0]:
-            raise ValueError(f"not an oipr-bench report (format {fmt!r}, expected {REPORT_FORMAT[0]!r})")
-        if version not in READABLE_FORMAT_VERSIONS:
-            raise ValueError(f"report format version {version!r} is not readable by this oipr-bench (it reads versions "
-                             f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}); re-run the audit or upgrade oipr-bench")
+        if isinstance(d, Mapping) and d.get("format") == REPORT_FORMAT[0]:
+            d = _upgrade(d, source)
+        problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
+        if not isinstance(d, Mapping) or problem is not None:
+            what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
+            raise FixtureError(f"not an oipr-bench report: {what}", file=source,
+                               json_path=problem.path if problem else None)
         ref = d.get("reference")
-        ev = d["evaluator"]
         return cls(
             evaluator=d["evaluator"]["name"],
             params=dict(d["evaluator"]["params"]),
@@ -379,8 +344,8 @@ class Profile:
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
             dataset_version=d["dataset"]["version"],
-            kind=ev.get("kind", KIND_PR if version == 1 else None),
-            declarations=Declarations.from_dict(ev),
+            kind=d["evaluator"]["kind"],
+            declarations=Declarations.from_dict(d["evaluator"]),
         )
 
     def format(self, fmt: str = "table") -> str:
@@ -389,135 +354,37 @@ class Profile:
             return self.to_json()
         if fmt not in ("table", "markdown"):
             raise ValueError(f"unknown format {fmt!r}; use table, markdown or json")
-        return render(self, markdown=(fmt == "markdown"))
+        from .render import render_profile
+
+        return render_profile(self, markdown=(fmt == "markdown"))
 
     def __str__(self) -> str:
         return self.format("table")
 
 
-#: How each status is shown in tables.
-STATUS_TEXT = {
-    PASSED: "ok",
-    FAILED: "FAILED",
-    DEVIATION: "xfail (declared)",
-    UNEXPECTED_PASS: "XPASS",
-    UNDETERMINED: "UNDETERMINED",
-    NOT_APPLICABLE: "not applicable",
-    NOT_RUN: "not run",
-}
+def _upgrade(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
+    """A report of an older layout version in the current layout (version 1 -> 2)."""
+    version = d.get("format_version")
+    if version == REPORT_FORMAT[1] or not isinstance(version, int) or isinstance(version, bool):
+        return d
+    if version > REPORT_FORMAT[1]:
+        raise FixtureError(f"report layout version {version} is newer than this oipr-bench reads "
+                           f"(up to {REPORT_FORMAT[1]}); upgrade oipr-bench or re-run the audit",
+                           file=source, json_path="$.format_version")
+    if version != 1:
+        return d
+    ev = d.get("evaluator")
+    cases = d.get("cases")
+    if not isinstance(ev, Mapping) or not isinstance(cases, list):
+        return d
+    return {
+        **d,
+        "format_version": REPORT_FORMAT[1],
+        "evaluator": {**ev, "kind": KIND_PR, **Declarations().to_dict()},
+        "cases": [{**c, "score": c.get("f1")} if isinstance(c, Mapping) else c for c in cases],
+    }
 
 
-def _cell(x: float | None) -> str:
-    return "-" if x is None else ("nan" if math.isnan(x) else f"{x:.4f}")
-
-
-def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
-    if markdown:
-        esc = [[c.replace("|", "\\|") for c in r] for r in [header] + rows]
-        lines = ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        return lines + ["| " + " | ".join(r) + " |" for r in esc[1:]]
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return [fmt(header)] + [fmt(r) for r in rows]
-
-
-def render_characteristics(profile: "Profile", markdown: bool = False) -> list[str]:
-    """The profile table: characteristic, observed, expected, status, evidence."""
-    rows = []
-    for name in ch.CHARACTERISTICS:
-        r = profile.characteristic_results.get(name)
-        if r is None:
-            exp = " or ".join(ch.DEFAULT_EXPECTED[name])
-            rows.append([name, "-", exp, STATUS_TEXT[NOT_RUN], ""])
-            continue
-        exp = " or ".join(r.expectation.values)
-        if r.expectation.source != "default":
-            exp += f" [{r.expectation.source}]"
-        rows.append([name, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
-    return _table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
-
-
-def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
-    """The compact per-case table: P, R, F1 (means for random cases) and status."""
-    rows = []
-    scalar = profile.kind == KIND_SCORE
-    for r in profile.case_results.values():
-        s = r.score
-        if scalar:
-            vals = ["-" if s is None else _cell(s.f1)]
-        else:
-            vals = ["-", "-", "-"] if s is None else [_cell(v) for v in s]
-        status = "ok" if r.ok else f"{r.status}: {r.message}"
-        rows.append([r.case_id, str(r.n_runs), *vals, status])
-    header = ["score"] if scalar else ["P", "R", "F1"]
-    return _table(["case", "runs", *header, "status"], rows, markdown)
-
-
-def describe_kind(profile: "Profile") -> str:
-    """One line: what the evaluator returns and takes, and how a scalar is read."""
-    d = profile.declarations
-    takes = "anomaly scores (float64)" if d.input_kind == "scores" else "0/1 predictions"
-    if profile.kind == KIND_SCORE:
-        lo, hi = ("open" if math.isinf(b) else f"{b:g}" for b in d.bounds)
-        way = "higher" if d.higher_is_better else "lower"
-        returns = f"one number (score; {way} is better, bounds {lo} to {hi})"
-    elif profile.kind == KIND_PR:
-        returns = "precision and recall"
-    else:
-        returns = "nothing usable (no call succeeded)"
-    return f"evaluator kind: {profile.kind or '-'}: takes {takes}, returns {returns}"
-
-
-def render(profile: "Profile", markdown: bool = False) -> str:
-    """The whole profile as text: header, characteristics, sanity, reference, cases.
-
-    A multi-line sanity message (``property-search``) shows its first line only;
-    :meth:`Profile.failures` has all of it.
-    """
-    params = ", ".join(f"{k}={v!r}" for k, v in profile.params.items()) or "none"
-    lines = [
-        f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
-        f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
-        describe_kind(profile),
-        "",
-    ]
-    lines += render_characteristics(profile, markdown)
-    if profile.sanity_results:
-        lines += ["", "sanity: " + ", ".join(
-            f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
-            for n, r in profile.sanity_results.items()
-        )]
-    if profile.reference is not None:
-        res = list(profile.reference_results.values())
-        bad = [r for r in res if r.status != PASSED]
-        ref = profile.reference
-        lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
-        lines += [f"  {r.case_id}: {r.message}" for r in bad]
-    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
-    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
-    lines += render_cases(profile, markdown)
-    return "\n".join(lines) + "\n"
-
-
-def _one_line(message: str) -> str:
+def one_line(message: str) -> str:
     """A (possibly multi-line) message on one line, its lines joined by "; "."""
     return "; ".join(line.strip() for line in message.splitlines() if line.strip())
-
-
-def _jsonable(obj: Any) -> Any:
-    """Plain JSON data: numpy numbers to Python, NaN to None, unknown objects to repr."""
-    if isinstance(obj, Mapping):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return _num(float(obj))
-    if obj is None or isinstance(obj, str):
-        return obj
-    return repr(obj)
-
-

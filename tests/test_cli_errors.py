@@ -242,7 +242,7 @@ def test_usage_errors_end_in_one_line(argv, needle, workdir, capsys):
 def test_audit_timeout_error_names_the_cli_option(workdir, capsys):
     needs("audit")
     code, _, err = run_cli(["audit", "OIPR", "--timeout", "-1"], capsys)
-    assert_one_line_error(code, err, "--timeout: timeout must be a positive number of seconds, got -1.0")
+    assert_one_line_error(code, err, "error: --timeout must be a positive number of seconds, got -1.0")
     assert "--oipr-timeout" not in err  # the plugin's name for it, not this command's
 
 

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..io import atomic_write_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..options import AuditOptions
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--expect-file", metavar="PATH", help="TOML or JSON file of characteristic = value declarations")
     parser.add_argument("--reference", metavar="NAME", help="also compare every case with this built-in evaluator")
     parser.add_argument("--reference-param", action="append", default=[], metavar="KEY=VALUE", help="parameter for --reference")
-    parser.add_argument("--against", choices=("reference", "paper"), default="reference",
-                        help="compare with our reference values or the paper's Table A1")
-    parser.add_argument("--tolerance", type=float, default=1e-9, help="tolerance of the reference comparison (default 1e-9)")
+    parser.add_argument("--against", choices=("reference", "paper"), default=None,
+                        help="with --reference: compare with our reference values (default) or the paper's Table A1")
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="with --reference: tolerance of the comparison (default 1e-9)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
     parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
@@ -43,44 +48,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lower-is-better", action="store_true",
                         help="the evaluator's one-number score is better when lower")
     parser.add_argument("--bounds", metavar="LO:HI", default=None,
-                        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ; default 0:1)")
+                        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default 0:1")
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..declarations import parse_bounds
+def options_from(args: argparse.Namespace) -> "AuditOptions":
+    """The audit options of the command line (errors name this command's flags)."""
     from ..errors import UsageError
     from ..expectations import expectations_from, load_expect_file
+    from ..options import CLI_FLAGS, AuditOptions, OptionError
+    from ..resolve import parse_params
+
+    declared = load_expect_file(args.expect_file) if args.expect_file else {}
+    declared.update(expectations_from(args.expect, "--expect"))
+    try:
+        return AuditOptions(
+            timeout=args.timeout,
+            isolate=args.isolate,
+            reference=args.reference,
+            reference_params=parse_params(args.reference_param, option="--reference-param"),
+            against=args.against,
+            tolerance=args.tolerance,
+            hypothesis_examples=args.hypothesis_examples,
+            expectations=declared,
+            input_kind=args.input,
+            higher_is_better=False if args.lower_is_better else None,
+            bounds=args.bounds,
+        )
+    except OptionError as exc:
+        raise UsageError(exc.phrased(CLI_FLAGS)) from None
+
+
+def run(args: argparse.Namespace) -> int:
     from ..profiles import AuditSession
     from ..resolve import parse_params, resolve
 
-    if args.hypothesis_examples < 0:
-        raise UsageError(f"--hypothesis-examples must be 0 (off) or a positive integer, got {args.hypothesis_examples}")
-    params = parse_params(args.param, option="--param")
-    ref_params = parse_params(args.reference_param, option="--reference-param")
-    if ref_params and not args.reference:
-        raise UsageError("--reference-param needs --reference")
-    resolved = resolve(args.evaluator, params)
-    declared = load_expect_file(args.expect_file) if args.expect_file else {}
-    declared.update(expectations_from(args.expect, "--expect"))
-    with AuditSession(
-        resolved,
-        expectations=declared,
-        timeout=args.timeout,
-        isolate=args.isolate,
-        reference=args.reference,
-        reference_params=ref_params,
-        against=args.against,
-        tolerance=args.tolerance,
-        hypothesis_examples=args.hypothesis_examples or None,
-        timeout_option="--timeout",
-        input_kind=args.input,
-        higher_is_better=False if args.lower_is_better else None,
-        bounds=parse_bounds(args.bounds, where="--bounds") if args.bounds is not None else None,
-        declaration_source="option",
-    ) as session:
+    options = options_from(args)
+    resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    with AuditSession(resolved, options) as session:
         profile = session.run_all()
     text = profile.format(args.format)
     if args.output:

@@ -156,7 +156,7 @@ def _output_folder(output: str) -> None:
 def run_interest(args: argparse.Namespace) -> int:
     from ..plots import sources
     from ..plots._mpl import format_from_suffix, pyplot, save_figure
-    from ..plots.interest import compute_interest, interest_figure
+    from ..plots.interest import compute_interest, interest_figure, interest_title
 
     fmt = format_from_suffix(args.output)
     pyplot()
@@ -164,6 +164,6 @@ def run_interest(args: argparse.Namespace) -> int:
     label, y_pred = source.single(args.run)
     data = compute_interest(source.y_true, y_pred, l_dis=args.l_dis, l_obs=args.l_obs, b_dur=args.b_dur,
                             attenuation=args.attenuation, auto_rule=args.auto_rule)
-    title = source.title if label == source.title else f"{source.title}: {label}"
+    title = interest_title(source.title, label)
     print(save_figure(interest_figure(data, title=title, window=args.window), args.output, fmt))
     return 0

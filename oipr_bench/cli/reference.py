@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import reference
+from .._paths import source_root
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--write", action="store_true", help="recompute and write the files (atomic writes)")
     parser.add_argument("--check", action="store_true", help="recompute and compare with the stored files")
     parser.add_argument(
-        "--dir", type=Path, default=None, metavar="DIR", help="folder of the reference files (default: the shipped reference_results/)"
+        "--dir", type=Path, default=None, metavar="DIR",
+        help="folder of the reference files (default: the shipped reference_results/; "
+        "required with --write when oipr-bench is installed as a package)",
     )
     parser.set_defaults(func=run)
 
@@ -39,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     if args.check and args.dir is not None and not args.dir.is_dir():
         what = "is not a folder" if args.dir.exists() else "no such folder"
         raise UsageError(f"--dir {args.dir}: {what} (nothing to check)")
+    if args.write and args.dir is None and source_root() is None:
+        raise UsageError(
+            "--write needs --dir DIR: oipr-bench is installed as a package, so there is no source "
+            "checkout whose reference_results/ folder could be rewritten"
+        )
     if args.write:
         for path in reference.write_reference(args.dir):
             print(f"wrote {path}")
@@ -53,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"reference results: {n_files} files up to date (tolerance {reference.CHECK_TOLERANCE:g})")
         return 0
-    directory = args.dir if args.dir is not None else reference._reference_dir(None)
+    directory = args.dir if args.dir is not None else reference.reference_dir(None)
     for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
         state = "present" if (Path(directory) / name).is_file() else "missing"
         print(f"{Path(directory) / name}: {state}")

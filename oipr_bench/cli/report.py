@@ -31,14 +31,20 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
+    from ..expectations import expectations_from
     from ..html_report import write_report
-    from ..profiles import audit
-    from ..resolve import parse_params
+    from ..options import CLI_FLAGS, AuditOptions, OptionError
+    from ..profiles import AuditSession
+    from ..resolve import parse_params, resolve
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
-    params = parse_params(args.param, option="--param")
-    profile = audit(args.evaluator, expect=args.expect or None, timeout=args.timeout, params=params)
+    try:
+        options = AuditOptions(timeout=args.timeout, expectations=expectations_from(args.expect, "--expect"))
+    except OptionError as exc:
+        raise UsageError(exc.phrased(CLI_FLAGS)) from None
+    with AuditSession(resolve(args.evaluator, parse_params(args.param, option="--param")), options) as session:
+        profile = session.run_all()
     path = write_report(profile, args.output, title=args.title)
     print(path)
     failures = profile.failures()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..evaluators._base import Score
+from ..score import Score
 
 __all__ = ["range_based", "ranges_of", "delta", "omega", "gamma"]
 

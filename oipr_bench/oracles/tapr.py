@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from ..evaluators._base import Score
+from ..score import Score
 
 __all__ = ["tapr", "tapr_parts", "ranges_of", "ambiguous_ranges", "min_max_norm", "decaying", "pair_score"]
 

@@ -26,7 +26,7 @@ from ..evaluators.oipr import OIPR
 from ..events import to_events
 from ._mpl import COLORS, pyplot
 
-__all__ = ["InterestData", "compute_interest", "auto_window", "interest_figure"]
+__all__ = ["InterestData", "compute_interest", "auto_window", "interest_figure", "interest_title"]
 
 
 class InterestData(NamedTuple):
@@ -108,6 +108,15 @@ def _post_mask(mask: np.ndarray) -> np.ndarray:
     return widened
 
 
+def interest_title(source_title: str, label: str) -> str:
+    """The first title line: the prediction's label, prefixed by the source only when it adds something.
+
+    ``("random_detector/c1", "random_detector/c1 (run 1 of 100)")`` gives the label alone;
+    ``("mine.csv", "pred")`` gives ``"mine.csv: pred"``.
+    """
+    return label if label.startswith(source_title) else f"{source_title}: {label}"
+
+
 def interest_figure(data: InterestData, title: str | None = None, window: tuple[int, int] | None = None) -> Any:
     """Draw the interest curves of ``data`` with the TP/FP/FN areas shaded.
 
@@ -173,7 +182,9 @@ def interest_figure(data: InterestData, title: str | None = None, window: tuple[
     ax.grid(axis="y", color=COLORS["grid"], linewidth=0.5)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    ax.legend(fontsize=7.5, loc="upper right", ncol=2, frameon=False)
+    # Below the time axis, in one row: inside the axes it would hide curves and the "series end T" label.
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=5, frameon=False,
+              handlelength=1.6, columnspacing=1.2)
 
     prm = data.params
     s = data.score
