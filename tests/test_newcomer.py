@@ -197,7 +197,7 @@ def test_reference_write_refuses_without_dir_when_installed(monkeypatch, capsys,
     from oipr_bench.cli import reference as cmd
 
     monkeypatch.setattr(cmd, "source_root", lambda: None)
-    shipped = reference._reference_dir(None)
+    shipped = reference.reference_dir(None)
     before = {p.name: p.read_bytes() for p in Path(shipped).glob("*.json")}
     assert main(["reference", "--write"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
