@@ -154,3 +154,15 @@ def test_text_and_html_show_the_kind_and_not_applicable(scalar_profile):
     assert "kind score (lower is better, bounds 0.0 to 1.0)" in page
     assert '<span class="val neutral">not applicable</span>' in page
     assert "<small>score</small>" in page
+
+
+def test_property_search_accepts_a_scalar_f1():
+    # y_pred = y_true must score the best value: for one number, its value alone (precision/recall are NaN).
+    from oipr_bench.evaluators import get
+
+    pw = get("PW")
+    prof = oipr_bench.audit(lambda t, p: pw(t, p).f1, hypothesis_examples=20, expect=None)
+    assert prof.sanity_results["property-search"].status == "passed"
+    broken = oipr_bench.audit(lambda t, p: 0.5 * pw(t, p).f1, hypothesis_examples=20)
+    assert broken.sanity_results["property-search"].status == "failed"
+    assert "perfect_prediction" in broken.sanity_results["property-search"].message
