@@ -47,6 +47,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -105,6 +106,52 @@ def _fill(y: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
     y[np.cumsum(delta[:-1]) > 0] = 1
 
 
+#: Worst-case families, each derived from the typical pair of the same length
+#: (issue 11, part 4).  "typical" is the fixed-seed pair of :func:`make_pair`.
+FAMILIES = ("typical", "all-ones", "alternating", "one-event", "tiny-events")
+FAMILY_NOTES = {
+    "typical": "the fixed-seed pair above (about 1 % anomalous, events of 1-60 points)",
+    "all-ones": "the typical ground truth against an all-ones prediction (one predicted event)",
+    "alternating": "y_true = y_pred = 1, 0, 1, 0, ... (T/2 one-point events in each, the most possible)",
+    "one-event": "one ground-truth event covering the whole series against the typical prediction",
+    "tiny-events": "one-point ground-truth events about every 20 points; one-point predictions "
+    "near most of them plus 1 % isolated false positives",
+}
+
+
+def family_pair(family: str, y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(y_true, y_pred)`` int8 pair of ``family`` built from the typical pair of the same length."""
+    n = y_true.shape[0]
+    if family == "typical":
+        return y_true, y_pred
+    if family == "all-ones":
+        return y_true, np.ones(n, dtype=np.int8)
+    if family == "alternating":
+        alt = np.zeros(n, dtype=np.int8)
+        alt[0::2] = 1
+        return alt, alt.copy()
+    if family == "one-event":
+        return np.ones(n, dtype=np.int8), y_pred
+    if family == "tiny-events":
+        return _tiny_events(n)
+    raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+
+
+def _tiny_events(n: int, seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
+    """One-point events every 20 points (jittered), predictions near 80 % of them, 1 % false positives."""
+    rng = np.random.default_rng(seed + 1)
+    truth = np.arange(0, n, 20, dtype=np.int64) + rng.integers(0, 10, (n + 19) // 20)
+    truth = truth[truth < n]
+    y_true = np.zeros(n, dtype=np.int8)
+    y_true[truth] = 1
+    found = truth[rng.random(truth.shape[0]) < 0.8]
+    found = np.clip(found + rng.integers(-2, 3, found.shape[0]), 0, n - 1)
+    y_pred = np.zeros(n, dtype=np.int8)
+    y_pred[found] = 1
+    y_pred[rng.random(n) < 0.01] = 1
+    return y_true, y_pred
+
+
 # --------------------------------------------------------------------------- worker (fresh subprocess)
 
 
@@ -116,44 +163,23 @@ def _maxrss_bytes() -> int:
 
 
 def worker(name: str, data_dir: str, repeat: int) -> dict:
-    """Measure one evaluator on the saved pair; return a JSON-able dict."""
-    import gc
-    import tracemalloc
-
+    """Measure one evaluator (or the literal Algorithm 1) on the saved pair; return a JSON-able dict."""
     if name.startswith("generate:"):
         y_true, y_pred = make_pair(int(name.split(":", 1)[1]))
         np.save(os.path.join(data_dir, "y_true.npy"), y_true)
         np.save(os.path.join(data_dir, "y_pred.npy"), y_pred)
         return {"share": float(y_true.mean())}
-
     y_true = np.load(os.path.join(data_dir, "y_true.npy"))
     y_pred = np.load(os.path.join(data_dir, "y_pred.npy"))
     if name == LITERAL:
-        from oipr_bench.oracles.oipr import oipr_oracle
+        return _literal_worker(y_true, y_pred, repeat)
+    if name.startswith("worst:"):
+        return _families_worker(name.split(":", 1)[1], y_true, y_pred, repeat)
+    return _evaluator_worker(name, y_true, y_pred, repeat)
 
-        t_list, p_list = y_true.tolist(), y_pred.tolist()
-        gc.collect()
-        base = _maxrss_bytes()
-        from oipr_bench import evaluators
 
-        fast = evaluators.get("OIPR", l_dis=5, l_obs=20, b_dur=0.5, attenuation="sigmoid")
-        fast(y_true, y_pred)  # warm-up of the vectorised one
-        times, fast_times = [], []
-        for _ in range(repeat):  # interleaved, so both see the same machine load
-            t0 = time.perf_counter()
-            precision, recall = oipr_oracle(t_list, p_list, 5, 20, 0.5, "sigmoid")
-            times.append(time.perf_counter() - t0)
-            for _ in range(3):
-                t0 = time.perf_counter()
-                fast(y_true, y_pred)
-                fast_times.append(time.perf_counter() - t0)
-        return {
-            "time": min(times),
-            "rss": _maxrss_bytes() - base,
-            "traced": None,
-            "score": [precision, recall],
-            "oipr_time_same_process": min(fast_times),
-        }
+def _evaluator_worker(name: str, y_true: np.ndarray, y_pred: np.ndarray, repeat: int) -> dict:
+    import gc
 
     from oipr_bench import evaluators
 
@@ -167,12 +193,70 @@ def worker(name: str, data_dir: str, repeat: int) -> dict:
         score = evaluator(y_true, y_pred)
         times.append(time.perf_counter() - t0)
     rss = _maxrss_bytes() - base
+    return {"time": min(times), "rss": rss, "traced": _traced_peak(evaluator, y_true, y_pred),
+            "score": list(map(float, score))}
+
+
+def _traced_peak(evaluator, y_true: np.ndarray, y_pred: np.ndarray) -> int:  # type: ignore[no-untyped-def]
+    """The tracemalloc peak of one call (NumPy reports its array allocations to tracemalloc)."""
+    import gc
+    import tracemalloc
+
     gc.collect()
     tracemalloc.start()
     evaluator(y_true, y_pred)
     _, traced = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return {"time": min(times), "rss": rss, "traced": traced, "score": list(map(float, score))}
+    return traced
+
+
+def _literal_worker(y_true: np.ndarray, y_pred: np.ndarray, repeat: int) -> dict:
+    """Literal Algorithm 1 interleaved with the vectorised OIPR: both see the same machine load."""
+    import gc
+
+    from oipr_bench import evaluators
+    from oipr_bench.oracles.oipr import oipr_oracle
+
+    t_list, p_list = y_true.tolist(), y_pred.tolist()
+    gc.collect()
+    base = _maxrss_bytes()
+    fast = evaluators.get("OIPR", l_dis=5, l_obs=20, b_dur=0.5, attenuation="sigmoid")
+    fast(y_true, y_pred)  # warm-up of the vectorised one
+    times, fast_times, ratios = [], [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        precision, recall = oipr_oracle(t_list, p_list, 5, 20, 0.5, "sigmoid")
+        times.append(time.perf_counter() - t0)
+        round_fast = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fast(y_true, y_pred)
+            round_fast.append(time.perf_counter() - t0)
+        fast_times.extend(round_fast)
+        ratios.append(times[-1] / min(round_fast))  # this round's literal call / its best OIPR call
+    return {"time": min(times), "rss": _maxrss_bytes() - base, "traced": None, "score": [precision, recall],
+            "oipr_time_same_process": min(fast_times), "round_ratios": ratios}
+
+
+def _families_worker(name: str, y_true: np.ndarray, y_pred: np.ndarray, repeat: int) -> dict:
+    """Every family for one evaluator in one process, timed in interleaved rounds (best of ``repeat``)."""
+    from oipr_bench import evaluators
+
+    pairs = {f: family_pair(f, y_true, y_pred) for f in FAMILIES}
+    evaluator = evaluators.get(name)
+    for t, p in pairs.values():
+        evaluator(t, p)  # warm-up
+    times: dict[str, list[float]] = {f: [] for f in FAMILIES}
+    for _ in range(repeat):
+        for f, (t, p) in pairs.items():
+            t0 = time.perf_counter()
+            evaluator(t, p)
+            times[f].append(time.perf_counter() - t0)
+    return {
+        "time": {f: min(v) for f, v in times.items()},
+        "traced": {f: _traced_peak(evaluator, t, p) for f, (t, p) in pairs.items()},
+        "score": {f: list(map(float, evaluator(t, p))) for f, (t, p) in pairs.items()},
+    }
 
 
 def _run_worker(name: str, data_dir: str, repeat: int) -> dict:
@@ -184,6 +268,10 @@ def _run_worker(name: str, data_dir: str, repeat: int) -> dict:
 
 
 # --------------------------------------------------------------------------- driver
+
+#: Worst-case targets (issue 11): every family within this factor of the typical time, at most this memory.
+WORST_TIME_FACTOR = 3.0
+WORST_MEMORY = 300 * 2**20
 
 
 def _mb(n_bytes: float | None) -> str:
@@ -197,115 +285,177 @@ def _parse_sizes(text: str) -> list[int]:
         raise SystemExit(f"run.py: --sizes must be comma-separated numbers such as 1e5,1e6; got {text!r}") from None
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1e5,1e6,1e7", help="comma-separated series lengths (default 1e5,1e6,1e7)")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per evaluator; the best is reported (default 3)")
     parser.add_argument("--quick", action="store_true", help="smoke run: sizes 1e4,1e5, repeat 2")
     parser.add_argument("--evaluators", default=",".join(NAMES), help="comma-separated evaluator names (default: all seven)")
     parser.add_argument("--literal-max", type=float, default=1e6, help="largest N for the literal Algorithm 1 (default 1e6)")
+    parser.add_argument("--worst-size", type=float, default=None,
+                        help="N of the worst-case families (default: the largest of --sizes; 0 skips them)")
     parser.add_argument("--json", metavar="FILE", help="also write the raw measurements to FILE")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    if args.worker:
-        print(json.dumps(worker(args.worker, args.data, max(1, args.repeat))))
-        return 0
 
-    sizes = [10**4, 10**5] if args.quick else _parse_sizes(args.sizes)
-    repeat = 2 if args.quick else max(1, args.repeat)
-    names = [n.strip() for n in args.evaluators.split(",") if n.strip()]
-    unknown = [n for n in names if n not in NAMES]
-    if unknown:
-        raise SystemExit(f"run.py: unknown evaluator(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
-
+def _print_header(repeat: int) -> None:
     import oipr_bench
 
     print(f"oipr-bench {oipr_bench.__version__} benchmark, {date.today().isoformat()}")
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}; "
-        f"Python {platform.python_version()}, NumPy {np.__version__}"
+        f"Python {platform.python_version()}, NumPy {np.__version__}; load average {_load()}"
     )
     print(f"best of {repeat} timed calls after a warm-up; each evaluator in a fresh subprocess")
     print("RSS+ = growth of peak RSS (ru_maxrss) over the baseline after imports and data load; "
           "traced = tracemalloc peak of one call")
     print()
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def _generate(n: int, tmp: str) -> str:
+    # Generated in a subprocess: Linux keeps a process's peak RSS across fork+exec,
+    # so the driver must stay small for the workers' ru_maxrss baselines to be their own.
+    gen = _run_worker(f"generate:{n}", tmp, 1)
+    if "error" in gen:
+        raise SystemExit(f"run.py: data generation failed for N={n}: {gen['error']}")
+    return f"{gen['share'] * 100:.2f} %"
+
+
+def _typical_table(sizes: list[int], names: list[str], repeat: int, literal_max: float, tmp: str) -> list[dict]:
     records = []
     header = f"{'N':>10}  {'evaluator':<27} {'time (s)':>10} {'RSS+ (MB)':>10} {'traced (MB)':>11} {'anomalies':>10}"
     print(header)
     print("-" * len(header))
-    with tempfile.TemporaryDirectory(prefix="oipr-bench-") as tmp:
-        for n in sizes:
-                # Generated in a subprocess: Linux keeps a process's peak RSS across
-            # fork+exec, so the driver must stay small for the workers' ru_maxrss
-            # baselines to be their own.
-            gen = _run_worker(f"generate:{n}", tmp, 1)
-            if "error" in gen:
-                raise SystemExit(f"run.py: data generation failed for N={n}: {gen['error']}")
-            share = f"{gen['share'] * 100:.2f} %"
-            jobs = list(names)
-            if "OIPR" in names and n <= args.literal_max:
-                jobs.append(LITERAL)
-            for name in jobs:
-                res = _run_worker(name, tmp, min(repeat, 3) if name == LITERAL else repeat)
-                rec = {"n": n, "evaluator": name, **res}
-                records.append(rec)
-                if "error" in res:
-                    print(f"{n:>10}  {name:<27} FAILED: {res['error']}")
-                else:
-                    print(f"{n:>10}  {name:<27} {res['time']:>10.4f} {_mb(res['rss']):>10} {_mb(res['traced']):>11} {share:>10}")
-                sys.stdout.flush()
+    for n in sizes:
+        share = _generate(n, tmp)
+        jobs = list(names) + ([LITERAL] if "OIPR" in names and n <= literal_max else [])
+        for name in jobs:
+            res = _run_worker(name, tmp, min(repeat, 3) if name == LITERAL else repeat)
+            records.append({"n": n, "evaluator": name, **res})
+            if "error" in res:
+                print(f"{n:>10}  {name:<27} FAILED: {res['error']}")
+            else:
+                print(f"{n:>10}  {name:<27} {res['time']:>10.4f} {_mb(res['rss']):>10} {_mb(res['traced']):>11} {share:>10}")
+            sys.stdout.flush()
+    return records
 
+
+def _worst_table(n: int, names: list[str], repeat: int, tmp: str) -> list[dict]:
+    """Typical and worst-case families side by side at ``n`` points, one process per evaluator."""
+    _generate(n, tmp)
     print()
-    print("OIPR vs the literal Algorithm 1 (same run, same data):")
-    by = {(r["n"], r["evaluator"]): r for r in records if "error" not in r}
+    print(f"Worst cases at N={n}: per evaluator one process, the families timed in interleaved rounds "
+          f"(best of {repeat}); time in s / tracemalloc peak of one call in MB")
+    for f in FAMILIES:
+        print(f"  {f}: {FAMILY_NOTES[f]}")
+    header = f"{'evaluator':<9}" + "".join(f"{f:>20}" for f in FAMILIES) + f"{'worst/typical':>15}"
+    print(header)
+    print("-" * len(header))
+    records = []
+    for name in names:
+        res = _run_worker(f"worst:{name}", tmp, repeat)
+        records.append({"n": n, "evaluator": name, "families": res})
+        if "error" in res:
+            print(f"{name:<9} FAILED: {res['error']}")
+            continue
+        cells = "".join(f"{res['time'][f]:>11.4f}/{_mb(res['traced'][f]):>7}" + " " for f in FAMILIES)
+        print(f"{name:<9}{cells}{_worst_ratio(res)[1]:>14.1f}x")
+        sys.stdout.flush()
+    return records
+
+
+def _worst_ratio(res: dict) -> tuple[str, float]:
+    """The slowest family relative to the typical pair, as ``(family, factor)``."""
+    typical = res["time"]["typical"]
+    family = max((f for f in FAMILIES if f != "typical"), key=lambda f: res["time"][f])
+    return family, res["time"][family] / typical
+
+
+def _literal_summary(sizes: list[int], by: dict) -> None:
+    print()
+    print("OIPR vs the literal Algorithm 1 (same data; interleaved in one process):")
     for n in sizes:
         fast, slow = by.get((n, "OIPR")), by.get((n, LITERAL))
-        if fast and slow:
-            agree = abs(fast["score"][0] - slow["score"][0]) < 1e-9 and abs(fast["score"][1] - slow["score"][1]) < 1e-9
-            same = slow["oipr_time_same_process"]
-            print(
-                f"  N={n:>9}: literal {slow['time']:.3f} s, OIPR {same:.4f} s (interleaved in one process), "
-                f"ratio {slow['time'] / same:.0f}x; vs OIPR's own row: {slow['time'] / fast['time']:.0f}x "
-                f"(P/R agree: {'yes' if agree else 'NO'})"
-            )
+        if not slow:
+            continue
+        same = slow["oipr_time_same_process"]
+        spread = sorted(slow["round_ratios"])
+        line = (f"  N={n:>9}: literal {slow['time']:.3f} s, OIPR {same:.4f} s interleaved, ratio {slow['time'] / same:.0f}x; "
+                f"per-round spread min/median/max {spread[0]:.0f}x / {statistics.median(spread):.0f}x / {spread[-1]:.0f}x")
+        if fast:
+            agree = all(abs(a - b) < 1e-9 for a, b in zip(fast["score"], slow["score"]))
+            line += f"; OIPR's fresh-process row {slow['time'] / fast['time']:.0f}x (P/R agree: {'yes' if agree else 'NO'})"
+        print(line)
 
+
+def _verdicts(records: list[dict], worst: list[dict], by: dict) -> list[bool | None]:
     print()
     print("Targets:")
-    verdicts = []
+    verdicts: list[bool | None] = []
 
     def verdict(label: str, ok: bool | None, detail: str) -> None:
         state = "n/a " if ok is None else ("MET " if ok else "MISS")
         verdicts.append(ok)
         print(f"  [{state}] {label}: {detail}")
 
-    slow, fast = by.get((10**6, LITERAL)), by.get((10**6, "OIPR"))
-    if slow and fast:
-        # The more conservative of the two ratios (interleaved in one process, or OIPR's own fresh process).
-        ratio = slow["time"] / max(slow["oipr_time_same_process"], fast["time"])
-        verdict("OIPR >= 100x faster than literal at 1e6", ratio >= 100, f"{ratio:.0f}x (the lower of the two ratios)")
+    slow = by.get((10**6, LITERAL))
+    if slow:
+        ratio = slow["time"] / slow["oipr_time_same_process"]
+        verdict("OIPR >= 100x faster than literal at 1e6", ratio >= 100, f"{ratio:.0f}x (interleaved in one process)")
     else:
         verdict("OIPR >= 100x faster than literal at 1e6", None, "not measured (needs N=1e6)")
-    at_1e6 = [r for r in records if r["n"] == 10**6 and r["evaluator"] in NAMES]
-    if at_1e6:
-        for r in at_1e6:
-            if "error" in r:
-                verdict(f"{r['evaluator']} <= 0.1 s at 1e6", False, "failed")
-            else:
-                verdict(f"{r['evaluator']} <= 0.1 s at 1e6", r["time"] <= 0.1, f"{r['time']:.4f} s")
-    else:
-        verdict("every evaluator <= 0.1 s at 1e6", None, "not measured (needs N=1e6)")
+    for r in (r for r in records if r["n"] == 10**6 and r["evaluator"] in NAMES):
+        ok = "error" not in r and r["time"] <= 0.1
+        verdict(f"{r['evaluator']} <= 0.1 s at 1e6", ok, "failed" if "error" in r else f"{r['time']:.4f} s")
     big = by.get((10**7, "OIPR"))
     if big:
         verdict("OIPR <= 1 s at 1e7", big["time"] <= 1.0, f"{big['time']:.3f} s")
         peak = max(big["rss"], big["traced"] or 0)
         verdict("OIPR peak memory <= 1 GB at 1e7", peak <= 2**30, f"{_mb(peak)} MB (max of RSS+ and traced)")
-    else:
-        verdict("OIPR at 1e7", None, "not measured (needs N=1e7)")
+    for w in worst:
+        res, label = w["families"], f"{w['evaluator']} worst case at N={w['n']} within {WORST_TIME_FACTOR:g}x typical, < 300 MB"
+        if "error" in res:
+            verdict(label, False, "failed")
+            continue
+        family, factor = _worst_ratio(res)
+        heavy = max(FAMILIES, key=lambda f: res["traced"][f])
+        ok = factor <= WORST_TIME_FACTOR and res["traced"][heavy] < WORST_MEMORY
+        verdict(label, ok, f"slowest {family} {factor:.1f}x; most memory {heavy} {_mb(res['traced'][heavy])} MB")
+    return verdicts
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.data, max(1, args.repeat))))
+        return 0
+    sizes = [10**4, 10**5] if args.quick else _parse_sizes(args.sizes)
+    repeat = 2 if args.quick else max(1, args.repeat)
+    names = [n.strip() for n in args.evaluators.split(",") if n.strip()]
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        raise SystemExit(f"run.py: unknown evaluator(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+    worst_n = max(sizes) if args.worst_size is None else int(args.worst_size)
+
+    _print_header(repeat)
+    with tempfile.TemporaryDirectory(prefix="oipr-bench-") as tmp:
+        records = _typical_table(sizes, names, repeat, args.literal_max, tmp)
+        worst = _worst_table(worst_n, names, repeat, tmp) if worst_n > 0 else []
+    by = {(r["n"], r["evaluator"]): r for r in records if "error" not in r}
+    _literal_summary(sizes, by)
+    verdicts = _verdicts(records, worst, by)
+    print(f"load average at the end: {_load()}")
     if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(json.dumps(records + worst, indent=2) + "\n", encoding="utf-8")
     return 1 if any(v is False for v in verdicts) else 0
 
 

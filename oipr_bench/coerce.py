@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .evaluators.tapr import above_one_note
 from .readings import KIND_PR, KIND_SCORE
 from .score import Score, f1_from
 
@@ -156,5 +157,5 @@ def check_range(
             if not nan_ok[name]:
                 return f"{name} is NaN although it is well defined here"
         elif not -RANGE_TOLERANCE <= value <= 1.0 + RANGE_TOLERANCE:
-            return f"{name} = {value!r} lies outside [0, 1]"
+            return f"{name} = {value!r} lies outside [0, 1]" + above_one_note(name, value)
     return ""

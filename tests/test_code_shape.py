@@ -23,14 +23,9 @@ MAX_FUNCTION_LINES = 60
 #: Temporary exceptions, each with the reason; empty this as modules are split.
 MODULE_EXCEPTIONS: dict[str, str] = {
     "scenarios/loader.py": "being hardened against hostile fixtures (issue 12); to be split by its owner",
-    "html_report.py": "split in progress (issue 13 part 4)",
-    "plugin.py": "split in progress (issue 13 part 3)",
-    "reference.py": "split in progress (issue 13 part 4)",
 }
 FUNCTION_EXCEPTIONS: dict[str, str] = {
     "scenarios/loader.py:_parse_scenario_file": "being hardened against hostile fixtures (issue 12)",
-    "plugin.py:pytest_addoption": "split in progress (issue 13 part 3)",
-    "plots/interest.py:interest_figure": "61 lines after the title/legend fix (issue 11 part 3); to be split by its owner",
     "evaluators/affiliation.py:_zones": "evaluator internals are being edited for issue 11 (TaPR/benchmarks)",
 }
 

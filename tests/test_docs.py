@@ -130,3 +130,48 @@ def test_slug_matches_github_for_the_headings_we_link():
         "table-a1-generated-by-oipr-bench-reproduce---format-markdown"
     )
     assert slug("PA%K (Kim et al., AAAI 2022), `K = 50`") == "pak-kim-et-al-aaai-2022-k--50"
+
+
+def _boom(y_true, y_pred):
+    raise ValueError("boom")
+
+
+def _nan_precision(y_true, y_pred):
+    return float("nan"), 0.5
+
+
+def _above_one(y_true, y_pred):
+    return 1.5, 0.5
+
+
+def _mutates(y_true, y_pred):
+    y_pred[:] = 0
+    return 0.5, 0.5
+
+
+def f(y_true):  # the wrong signature: one argument
+    return 0.5, 0.5
+
+
+@pytest.mark.parametrize(
+    ("evaluator", "quoted"),
+    [
+        (_boom, "raised ValueError: boom"),
+        (_nan_precision, "precision is NaN although it is well defined here"),
+        (_above_one, "precision = 1.5 lies outside [0, 1]"),
+        (_mutates, "mutated its input y_pred"),
+        (f, "raised TypeError: f() takes 1 positional argument but 2 were given"),
+    ],
+)
+def test_troubleshooting_quotes_the_messages_the_runner_gives(evaluator, quoted):
+    """The misbehaving-evaluator table of docs/troubleshooting.md quotes real messages."""
+    import numpy as np
+
+    from oipr_bench.runner import call_evaluator
+
+    page = REPO_ROOT / "docs" / "troubleshooting.md"
+    if not page.is_file():
+        pytest.skip("docs/troubleshooting.md not available (not a source checkout)")
+    outcome = call_evaluator(evaluator, np.array([0, 1, 1, 0]), np.array([0, 1, 0, 1]))
+    assert quoted in outcome.message
+    assert quoted in page.read_text(encoding="utf-8")

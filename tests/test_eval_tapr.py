@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
-from oipr_bench.evaluators.tapr import AMBIGUOUS_ENDS, TaPR
+from oipr_bench.evaluators.tapr import AMBIGUOUS_ENDS, AT_NEXT_EXCESS, TaPR
+from oipr_bench.oracles.tapr import ambiguous_ranges
 from oipr_bench.oracles.tapr import tapr as oracle
 from oipr_bench.oracles.tapr import tapr_parts as oracle_parts
 
@@ -83,7 +84,10 @@ def test_region_cut_before_next_anomaly() -> None:
     # point, weight dec(-6)).  Prediction {1}: precision 0.5 + 0.5 * dec(-6) = 0.9987637.
     # Recall: anomaly 0 scores dec(-6) (detected), anomaly 1 scores 0:
     # TaR_d = 1/2, TaR_p = dec(-6)/2, TaR = 0.25 + 0.25 * dec(-6) = 0.4993818.
-    ev = TaPR()
+    # The default cut ("at_next") gives region {1, 2}: point 1 is its first point,
+    # weight dec(-6) as well, so the default agrees on this prediction.
+    ev = TaPR(ambiguous_end="before_next")
+    assert TaPR()([1, 0, 1], [0, 1, 0]) == ev([1, 0, 1], [0, 1, 0])
     y_true = np.array([1, 0, 1])
     assert_score(ev(y_true, [0, 1, 0]), 0.5 + 0.5 * dec(-6), 0.25 + 0.25 * dec(-6))
     assert ev.parts(y_true, [0, 1, 0]) == pytest.approx((0.5, dec(-6) / 2, 1.0, dec(-6)), abs=EXACT)
@@ -93,13 +97,65 @@ def test_region_at_next_counts_next_start_twice() -> None:
     # TaPR.py's literal cut ("at_next"): region of anomaly 0 is {1, 2} (2 points, weights
     # dec(-6), dec(6)); point 2 is also anomaly 1.  Perfect prediction [1,0,1]: event {0}
     # scores 1, event {2} scores 1 + dec(6) = 1.0024726 -> TaP_p = 1.0012363,
-    # TaP = 0.5 + 0.5 * 1.0012363 = 1.0006182 > 1.  The default stops the region before
-    # anomaly 1, and the perfect prediction scores exactly 1.
+    # TaP = 0.5 + 0.5 * 1.0012363 = 1.0006182 > 1.  "before_next" stops the region
+    # before anomaly 1, and the perfect prediction scores exactly 1.
     y = [1, 0, 1]
     over = 0.5 + 0.5 * (1.0 + 1.0 + dec(6)) / 2
     assert over > 1.0
     assert_score(TaPR(ambiguous_end="at_next")(y, y), over, 1.0)
-    assert_score(TaPR()(y, y), 1.0, 1.0)
+    assert TaPR()(y, y) == TaPR(ambiguous_end="at_next")(y, y)
+    assert_score(TaPR(ambiguous_end="before_next")(y, y), 1.0, 1.0)
+    assert dec(6) == pytest.approx(AT_NEXT_EXCESS, abs=EXACT)
+
+
+# --------------------------------------------------------------------------
+# The published TaPR (TaPR.py) against this package's former default, on the
+# smallest inputs where they differ (issue 11; events half-open).
+# --------------------------------------------------------------------------
+
+
+def test_issue_example_adjacent_region_sums_to_one() -> None:
+    # Length 4, GT [0,1) [2,4), prediction [0,4).  TaPR.py: region of anomaly 0 is
+    # {1, 2} (cut on anomaly 1's first point), weights dec(-6) + dec(6) = 1 exactly
+    # (odd-symmetric sigmoid), so the one prediction event scores (1 + 1 + 2) / 4 = 1:
+    # (1.0, 1.0, 1.0).  "before_next": region {1}, (1 + dec(-6) + 2) / 4 -> 0.99969.
+    y_true, y_pred = series(4, (0, 1), (2, 4)), series(4, (0, 4))
+    assert TaPR()(y_true, y_pred) == pytest.approx((1.0, 1.0, 1.0), abs=EXACT)
+    old = TaPR(ambiguous_end="before_next")(y_true, y_pred)
+    assert_score(old, 0.5 + 0.5 * (3.0 + dec(-6)) / 4, 1.0)
+    assert round(old.precision, 5) == 0.99969 and round(old.f1, 5) == 0.99985
+
+
+def test_issue_example_three_point_region() -> None:
+    # Length 4, GT [0,1) [3,4), prediction [0,4).  TaPR.py: region {1, 2, 3}, weights
+    # dec(-6) + dec(0) + dec(6) = 1.5; the prediction scores (1 + 1.5 + 1) / 4 = 0.875,
+    # TaP = 0.5 + 0.5 * 0.875 = 0.9375.  "before_next": region {1, 2} = 1.0 -> 0.875.
+    y_true, y_pred = series(4, (0, 1), (3, 4)), series(4, (0, 4))
+    assert_score(TaPR()(y_true, y_pred), 0.9375, 1.0)
+    assert_score(TaPR(ambiguous_end="before_next")(y_true, y_pred), 0.875, 1.0)
+
+
+def test_issue_example_precision_above_one() -> None:
+    # Length 5, GT = prediction = [0,1) [4,5).  TaPR.py: region of anomaly 0 is
+    # {1, 2, 3, 4}, x = -6, -2, 2, 6; point 4 is anomaly 1's only point, so event {4}
+    # scores 1 + dec(6): TaP = 0.5 + 0.5 * (2 + dec(6)) / 2 = 1.000618 (above 1).
+    y = series(5, (0, 1), (4, 5))
+    want = 0.5 + 0.5 * (2.0 + dec(6)) / 2
+    assert round(want, 6) == 1.000618
+    assert_score(TaPR()(y, y), want, 1.0)
+    assert_score(TaPR(ambiguous_end="before_next")(y, y), 1.0, 1.0)
+    assert oracle(y, y) == pytest.approx(tuple(TaPR()(y, y)), abs=EXACT)
+
+
+def test_oracle_ambiguous_ranges_follow_tapr_py() -> None:
+    # TaPR.py: end = last + delta; moved onto the next anomaly's first point only when
+    # it lies strictly after it; an end exactly on it stays (inclusive ranges).
+    anomalies = [(0, 0), (2, 3), (9, 9), (14, 14)]
+    assert ambiguous_ranges(anomalies, 5) == [(1, 2), (4, 8), (10, 14), (15, 19)]
+    assert ambiguous_ranges(anomalies, 5, "before_next") == [(1, 1), (4, 8), (10, 13), (15, 19)]
+    assert ambiguous_ranges(anomalies, 0) == [(1, 0), (4, 3), (10, 9), (15, 14)]
+    with pytest.raises(ValueError, match="ambiguous_end"):
+        ambiguous_ranges(anomalies, 5, "after")
 
 
 def test_region_not_cut_at_series_end() -> None:
@@ -157,7 +213,11 @@ def test_both_empty_is_zero() -> None:
 
 def test_perfect_and_all_one() -> None:
     y = series(30, (0, 3), (4, 5), (7, 12), (29, 30))  # gaps shorter than delta, both ends
-    assert TaPR()(y, y) == Score(1.0, 1.0, 1.0)
+    assert TaPR(ambiguous_end="before_next")(y, y) == Score(1.0, 1.0, 1.0)
+    # TaPR.py's cut: regions {3, 4} and {5, 6, 7} end on the next anomalies' first
+    # points (weight dec(6) each), so event {4} scores 1 + dec(6) and event [7,12)
+    # scores 1 + dec(6) / 5: TaP = 0.5 + 0.5 * (4 + 1.2 dec(6)) / 4.
+    assert_score(TaPR()(y, y), 0.5 + 0.5 * (4.0 + 1.2 * dec(6)) / 4, 1.0)
     ones = np.ones(30, dtype=int)
     assert TaPR()(ones, ones) == Score(1.0, 1.0, 1.0)
     # All-one prediction against GT [10,20): one prediction event, 10 anomalous points plus
@@ -175,13 +235,13 @@ def test_defaults_and_registry() -> None:
     ev = evaluators.get("TaPR")
     assert isinstance(ev, TaPR)
     assert ev.name == "TaPR"
-    assert ev.params == {"alpha": 0.5, "delta": 5, "theta": 0.0, "ambiguous_end": "before_next"}
+    assert ev.params == {"alpha": 0.5, "delta": 5, "theta": 0.0, "ambiguous_end": "at_next"}
     assert evaluators.info("TaPR").default_params == ev.params
-    custom = evaluators.get("TaPR", alpha=np.float64(0.25), delta=np.int64(3), theta=1, ambiguous_end="at_next")
-    assert custom.params == {"alpha": 0.25, "delta": 3, "theta": 1.0, "ambiguous_end": "at_next"}
+    custom = evaluators.get("TaPR", alpha=np.float64(0.25), delta=np.int64(3), theta=1, ambiguous_end="before_next")
+    assert custom.params == {"alpha": 0.25, "delta": 3, "theta": 1.0, "ambiguous_end": "before_next"}
     assert type(custom.params["delta"]) is int
     assert "delta=3" in repr(custom)
-    assert AMBIGUOUS_ENDS == ("before_next", "at_next")
+    assert AMBIGUOUS_ENDS == ("at_next", "before_next")
 
 
 @pytest.mark.parametrize(
@@ -200,7 +260,10 @@ def test_defaults_and_registry() -> None:
         ({"delta": 5.0}, TypeError, "delta"),
         ({"delta": False}, TypeError, "delta"),
         ({"ambiguous_end": "after"}, ValueError, "ambiguous_end"),
+        ({"ambiguous_end": "At_Next"}, ValueError, "ambiguous_end"),
+        ({"ambiguous_end": ""}, ValueError, "ambiguous_end"),
         ({"ambiguous_end": None}, TypeError, "ambiguous_end"),
+        ({"ambiguous_end": 1}, TypeError, "ambiguous_end"),
     ],
 )
 def test_invalid_parameters(kwargs: dict, exc: type, fragment: str) -> None:
@@ -314,6 +377,74 @@ def test_matches_oracle_on_longer_series(seed: int, params: dict) -> None:
     assert_matches_oracle(y_true, y_pred, params)
 
 
+@st.composite
+def close_events(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(y_true, y_pred, delta)``: ground-truth events 1 to ``delta + 1`` points apart.
+
+    These gaps are where the ambiguous region of one anomaly reaches the next
+    anomaly (gap < delta), ends exactly on it (gap = delta - 1, delta) or just
+    misses it (gap = delta + 1), the inputs on which the two cuts differ.  The
+    prediction is the ground truth itself, a shifted copy, random runs, or all ones.
+    """
+    delta = draw(st.integers(1, 8))
+    lead = draw(st.integers(0, 3))
+    parts = [np.zeros(lead, dtype=np.int8)]
+    for _ in range(draw(st.integers(1, 6))):
+        parts.append(np.ones(draw(st.integers(1, 5)), dtype=np.int8))
+        parts.append(np.zeros(draw(st.integers(1, delta + 1)), dtype=np.int8))
+    y_true = np.concatenate(parts)
+    tail = draw(st.integers(-1, delta + 2))  # -1: the last event touches the series end
+    y_true = y_true[:-1] if tail < 0 else np.concatenate([y_true, np.zeros(tail, dtype=np.int8)])
+    n = y_true.shape[0]
+    kind = draw(st.sampled_from(["same", "shifted", "runs", "ones"]))
+    if kind == "same":
+        y_pred = y_true.copy()
+    elif kind == "shifted":
+        y_pred = np.roll(y_true, draw(st.integers(-delta - 1, delta + 1)))
+    elif kind == "ones":
+        y_pred = np.ones(n, dtype=np.int8)
+    else:
+        y_pred = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int8)
+    return y_true, y_pred, delta
+
+
+@settings(max_examples=500, deadline=None)
+@given(close_events(), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.floats(0.0, 1.0))
+@example((np.array([1, 0, 1], dtype=np.int8), np.array([1, 0, 1], dtype=np.int8), 5), 0.0, 0.5)
+@example((np.array([1, 0, 0, 1, 0, 0, 0, 1, 0], dtype=np.int8),
+          np.array([0, 1, 1, 1, 1, 1, 1, 0, 0], dtype=np.int8), 2), 0.5, 0.5)
+def test_published_cut_matches_literal_tapr_py_on_close_events(
+    data: tuple[np.ndarray, np.ndarray, int], theta: float, alpha: float
+) -> None:
+    # The default (TaPR.py's cut) against the literal loop-by-loop oracle, to 1e-12,
+    # on the inputs the other strategies rarely produce: anomalies closer than delta.
+    y_true, y_pred, delta = data
+    params = {"alpha": alpha, "delta": delta, "theta": theta}
+    assert TaPR(**params).params["ambiguous_end"] == "at_next"
+    assert_matches_oracle(y_true, y_pred, {**params, "ambiguous_end": "at_next"})
+    fast = TaPR(**params)(y_true, y_pred)
+    slow = oracle(y_true, y_pred, alpha, delta, theta)  # the oracle's default cut, too
+    assert all(abs(a - b) <= EXACT for a, b in zip(fast, slow)), (fast, slow)
+    # The original's precision exceeds 1 by at most one region end's weight.
+    assert fast.precision <= 1.0 + AT_NEXT_EXCESS + EXACT
+    assert 0.0 <= fast.recall <= 1.0
+
+
+def test_tie_with_theta_follows_tapr_py_summation_order() -> None:
+    # GT {0}, {3}, {7} with delta = 2 (regions {1,2} and {4,5}, weights dec(-6), dec(6)
+    # each, summing to 1 in exact arithmetic), prediction [1,7): score 1 + 1 + 1 = 3 of
+    # 6 points, ratio exactly theta = 0.5 in exact arithmetic.  TaPR.py sums pair by
+    # pair and its float ratio is not above 0.5: TaP_d = 0.  A sum in another order
+    # lands one rounding step above 0.5; the evaluator must settle the tie as TaPR.py.
+    y_true = np.array([1, 0, 0, 1, 0, 0, 0, 1, 0])
+    y_pred = np.array([0, 1, 1, 1, 1, 1, 1, 0, 0])
+    ev = TaPR(delta=2, theta=0.5)
+    want = oracle_parts(y_true, y_pred, 2, 0.5)
+    assert want[2] == 0.0
+    assert ev.parts(y_true, y_pred) == pytest.approx(want, abs=EXACT)
+    assert ev.parts(y_true, y_pred)[2] == 0.0
+
+
 @settings(max_examples=150, deadline=None)
 @given(pairs(), params_st, st.integers(1, 20))
 def test_appending_zeros_changes_nothing(data: tuple[np.ndarray, np.ndarray], params: dict, k: int) -> None:
@@ -327,7 +458,7 @@ def test_appending_zeros_changes_nothing(data: tuple[np.ndarray, np.ndarray], pa
 
 @settings(max_examples=150, deadline=None)
 @given(pairs(), params_st.filter(lambda p: p["ambiguous_end"] == "before_next"))
-def test_default_cut_keeps_scores_in_unit_interval(data: tuple[np.ndarray, np.ndarray], params: dict) -> None:
+def test_before_next_cut_keeps_scores_in_unit_interval(data: tuple[np.ndarray, np.ndarray], params: dict) -> None:
     y_true, y_pred = data
     ev = TaPR(**params)
     for value in ev(y_true, y_pred):
@@ -363,3 +494,30 @@ def test_table_a1_tapr_column(ambiguous_end: str) -> None:
             # Random rows: mean of 100 runs within 3 standard errors of the paper.
             sem = runs.std(axis=0, ddof=1) / math.sqrt(case.n_runs)
             assert np.all(np.abs(mean - np.array(want)) <= 3 * sem), (case.id, mean, want, sem)
+
+
+# --------------------------------------------------------------------------
+# The range check names the published TaPR's quirk
+# --------------------------------------------------------------------------
+
+
+def test_range_check_explains_published_precision_above_one() -> None:
+    from oipr_bench.runner import BAD_RESULT, call_evaluator
+
+    y = np.array([1, 0, 1], dtype=np.int8)  # perfect prediction: TaP = 1.0006182
+    out = call_evaluator(TaPR(), y, y)
+    assert out.kind == BAD_RESULT
+    assert out.message.startswith("precision = 1.000618")
+    assert "lies outside [0, 1]; a precision at most 0.00247 above 1 is what the published TaPR" in out.message
+    assert "docs/deviations.md" in out.message and 'ambiguous_end="before_next"' in out.message
+    assert call_evaluator(TaPR(ambiguous_end="before_next"), y, y).kind != BAD_RESULT
+
+
+def test_range_check_note_only_for_a_small_excess() -> None:
+    from oipr_bench.evaluators.tapr import above_one_note
+
+    assert above_one_note("precision", 1.0 + AT_NEXT_EXCESS).startswith("; a precision at most")
+    assert above_one_note("f1", 1.001).startswith("; an F1 at most")
+    for name, value in [("precision", 1.0), ("precision", 1.0 + 2 * AT_NEXT_EXCESS), ("precision", 1.5),
+                        ("recall", 1.001), ("precision", -0.001)]:
+        assert above_one_note(name, value) == ""

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators.oipr import OIPR, interest_curve
+from oipr_bench.evaluators.tapr import AT_NEXT_EXCESS
 from oipr_bench.oracles.affiliation import affiliation as affiliation_oracle
 from oipr_bench.property_search import find_property_failures, run_property_search
 from oipr_bench.strategies import binary_series, event_lists, series_pairs
@@ -58,7 +59,10 @@ def evaluator_params(name: str, *, perfect: bool = False):
 
     ``perfect=True`` keeps TaPR's theta below 1: with theta = 1 nothing can be
     "detected" (the test is strictly ``> theta``, Hwang et al.), so no
-    prediction, not even the perfect one, earns the existence part of TaR.
+    prediction, not even the perfect one, earns the existence part of TaR.  It
+    also keeps TaPR's ``ambiguous_end="before_next"``: the published cut
+    ("at_next") lets a perfect prediction score TaP above 1 when anomalies are
+    fewer than delta points apart (docs/deviations.md; tested below).
     """
     if name == "PA%K":
         return st.fixed_dictionaries({"k": st.floats(0.0, 100.0)})
@@ -72,6 +76,7 @@ def evaluator_params(name: str, *, perfect: bool = False):
         return st.fixed_dictionaries({
             "alpha": st.floats(0.0, 1.0), "delta": st.integers(0, 8),
             "theta": st.floats(0.0, 0.99 if perfect else 1.0),
+            "ambiguous_end": st.just("before_next") if perfect else st.sampled_from(("at_next", "before_next")),
         })
     if name == "OIPR":
         return oipr_params()
@@ -86,6 +91,12 @@ def starts_of(y: np.ndarray) -> set[int]:
 
 
 # --------------------------------------------------------------------------- values in [0, 1]
+def _upper(name: str, params: dict, field: str) -> float:
+    """1, except the published TaPR's precision and F1: up to 1 + AT_NEXT_EXCESS (docs/deviations.md)."""
+    published_tapr = name == "TaPR" and params.get("ambiguous_end", "at_next") == "at_next"
+    return 1.0 + AT_NEXT_EXCESS if published_tapr and field in ("precision", "f1") else 1.0
+
+
 @pytest.mark.parametrize("name", evaluators.NAMES)
 @PROPS
 @given(data=st.data(), pair=pairs)
@@ -102,7 +113,7 @@ def test_values_lie_in_unit_interval_or_are_the_documented_nan(name, data, pair)
     score = evaluators.get(name, **params)(y_true, y_pred)
     for field, value in zip(score._fields, score):
         assert isinstance(value, float), (field, type(value))
-        assert math.isnan(value) or 0.0 <= value <= 1.0, (field, value)
+        assert math.isnan(value) or 0.0 <= value <= _upper(name, params, field), (field, value)
     nan = [math.isnan(v) for v in score]
     if name in NEVER_NAN:
         assert not any(nan), score
@@ -141,6 +152,22 @@ def test_perfect_prediction_scores_one(name, data, y):
     params = data.draw(evaluator_params(name, perfect=True), label="params")
     score = evaluators.get(name, **params)(y, y.copy())
     assert score == pytest.approx((1.0, 1.0, 1.0), abs=TOL)
+
+
+@PROPS
+@given(y=perfect_series, theta=st.floats(0.0, 0.99), delta=st.integers(0, 8))
+def test_published_tapr_perfect_prediction_scores_at_least_one(y, theta, delta):
+    """The published TaPR's cut (the default) gives the ideal detector R = 1 and 1 <= P <= 1 + AT_NEXT_EXCESS.
+
+    P exceeds 1 exactly when some anomaly starts at most delta points after the
+    previous one ends (its first point is also that region's last point).
+    """
+    score = evaluators.get("TaPR", theta=theta, delta=delta)(y, y.copy())
+    assert score.recall == 1.0
+    assert 1.0 - TOL <= score.precision <= 1.0 + AT_NEXT_EXCESS
+    starts, ends = np.flatnonzero(np.diff(np.r_[0, y]) == 1), np.flatnonzero(np.diff(np.r_[y, 0]) == -1)
+    close = bool(np.any(starts[1:] - ends[:-1] <= delta))  # next start <= e + delta, e = inclusive end
+    assert (score.precision > 1.0 + TOL) == close, (score, close)
 
 
 # --------------------------------------------------------------------------- OIPR
@@ -428,9 +455,21 @@ def test_strategy_arguments_are_checked():
 
 
 # --------------------------------------------------------------------------- the property search
-@pytest.mark.parametrize("name", evaluators.NAMES)
+@pytest.mark.parametrize("name", [n for n in evaluators.NAMES if n != "TaPR"])
 def test_property_search_finds_nothing_wrong_with_the_built_ins(name):
     assert run_property_search(evaluators.get(name), max_examples=40) == []
+
+
+def test_property_search_reports_the_published_tapr_quirk_and_nothing_else():
+    # The published TaPR (the default cut) scores the perfect prediction of [1, 0, 1]
+    # 1.0006 (docs/deviations.md): the search reports exactly that, naming the quirk;
+    # with ambiguous_end="before_next" it finds nothing.
+    found = run_property_search(evaluators.get("TaPR"), max_examples=40)
+    assert [line.split(":", 1)[0] for line in found] == ["valid_result", "perfect_prediction"]
+    for line in found:
+        assert "precision = 1.0006181557891587 lies outside [0, 1]; a precision at most 0.00247" in line
+        assert "docs/deviations.md" in line and "y_true events [[0, 1], [2, 3]]" in line
+    assert run_property_search(evaluators.get("TaPR", ambiguous_end="before_next"), max_examples=40) == []
 
 
 def _naive_pw(y_true, y_pred):

@@ -151,7 +151,7 @@ def test_text_and_html_show_the_kind_and_not_applicable(scalar_profile):
     assert "cases (score; random-detector cases: means over the runs)" in text
     assert "fragmentation_misleading_in_precision  not_applicable" in text
     page = render_report(scalar_profile)
-    assert "kind score (lower is better, bounds 0.0 to 1.0)" in page
+    assert "kind score: takes 0/1 predictions, returns one number (a score; lower is better; bounds 0 to 1)" in page
     assert '<span class="val neutral">not applicable</span>' in page
     assert "<small>score</small>" in page
 

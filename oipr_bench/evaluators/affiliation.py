@@ -61,7 +61,7 @@ import numpy as np
 
 from ..events import to_events
 from ..inputs import check_pair
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["Affiliation", "AffiliationZones"]
 
@@ -137,7 +137,7 @@ def _left_anchor_recall_integrals(
     return span - (linear + kinked) / width
 
 
-class Affiliation:
+class Affiliation(Evaluator):
     """Affiliation precision/recall ("AM"; Huet et al., KDD 2022).
 
     No parameters: the paper's Table 5 counts 0 custom parameters for AM.
@@ -158,10 +158,6 @@ class Affiliation:
         if params:
             unknown = ", ".join(sorted(params))
             raise TypeError(f"AM: unknown parameter(s) {unknown}; AM has no parameters")
-        self.params: dict[str, Any] = {}
-
-    def __repr__(self) -> str:
-        return "Affiliation()"
 
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         """Return the AM precision, recall and F1 of ``y_pred`` against ``y_true``.

@@ -40,7 +40,7 @@ import numpy as np
 from ..events import to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = [
     "OIPR",
@@ -385,7 +385,7 @@ class OIPRAreas(NamedTuple):
     curve_pred: np.ndarray
 
 
-class OIPR:
+class OIPR(Evaluator):
     """Operator-interest precision/recall (the OIPR paper, eqs. 2-9, Algorithm 1).
 
     Parameters
@@ -440,13 +440,6 @@ class OIPR:
         self.b_dur = _check_b_dur(b_dur)
         self.attenuation = _check_attenuation(attenuation)
         self.auto_rule = check_choice(self.name, "auto_rule", auto_rule, AUTO_RULES)
-        self.params: dict[str, Any] = {
-            "l_dis": self.l_dis,
-            "l_obs": self.l_obs,
-            "b_dur": self.b_dur,
-            "attenuation": self.attenuation,
-            "auto_rule": self.auto_rule,
-        }
 
     def resolve_params(self, y_true: Any) -> tuple[int, int]:
         """Concrete ``(l_dis, l_obs)`` for ``y_true`` ("auto" resolved by ``auto_rule``)."""
@@ -493,11 +486,6 @@ class OIPR:
         recall = tp / auc_true if auc_true > 0 else 0.0
         return make_score(precision, recall)
 
-    def __repr__(self) -> str:
-        return (
-            f"OIPR(l_dis={self.l_dis!r}, l_obs={self.l_obs!r}, b_dur={self.b_dur!r}, "
-            f"attenuation={self.attenuation!r}, auto_rule={self.auto_rule!r})"
-        )
 
 
 # ---------------------------------------------------------------------------

@@ -54,7 +54,7 @@ import numpy as np
 from ..events import to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
 
@@ -122,7 +122,7 @@ def _range_scores(
     return float(per_range.sum() / n_own)
 
 
-class RangeBased:
+class RangeBased(Evaluator):
     """Range-based precision RP and recall RR of Tatbul et al. (NeurIPS 2018).
 
     Parameters
@@ -172,21 +172,6 @@ class RangeBased:
         self.cardinality = check_choice(self.name, "cardinality", cardinality, CARDINALITIES)
         self.bias_r = check_choice(self.name, "bias_r", bias_r, BIASES)
         self.bias_p = check_choice(self.name, "bias_p", bias_p, BIASES)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The parameters in force."""
-        return {
-            "alpha_r": self.alpha_r,
-            "alpha_p": self.alpha_p,
-            "cardinality": self.cardinality,
-            "bias_r": self.bias_r,
-            "bias_p": self.bias_p,
-        }
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        return f"RangeBased({args})"
 
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         """Return RP, RR and their F1 for one pair of 0/1 series.

@@ -11,9 +11,11 @@ Definition
 ----------
 Write ground-truth anomalies ``a_i = [s_i, e_i]`` and prediction events
 ``p_j`` with *inclusive* ends.  Each anomaly has an ambiguous region
-``a'_i = [e_i + 1, e_i + delta]`` cut short before the next anomaly
-``a_{i+1}`` (see ``ambiguous_end`` below); it is not cut at the end of the
-series.  A point ``t`` of ``a'_i`` weighs::
+``a'_i = [e_i + 1, e_i + delta]``; when the next anomaly ``a_{i+1}`` starts
+before ``e_i + delta``, the region ends *on* its first point ``s_{i+1}``, as
+``TaPR.py`` does (``ambiguous_end="at_next"``, the default; see below for the
+alternative).  The region is not cut at the end of the series.  A point ``t``
+of ``a'_i`` weighs::
 
     w_i(t) = 1 / (1 + exp(x)),  x = -6 + 12 (t - first(a'_i)) / (|a'_i| - 1)
 
@@ -23,7 +25,11 @@ would divide by zero, uses ``x = -6``).  The score of a pair is::
 
     S(a_i, p_j) = |a_i & p_j| + sum_{t in a'_i & p_j} w_i(t)
 
-and, with ``theta`` the detection threshold (strict test) and ``alpha`` the
+(with the default cut, ``s_{i+1}`` is both a point of ``a_{i+1}`` and the last
+point of ``a'_i``, weight ``1 / (1 + e^6) = 0.0024726``, so a prediction event
+covering it scores up to that much above 1: TaP can exceed 1 by at most
+:data:`AT_NEXT_EXCESS`; see docs/deviations.md) and, with ``theta`` the
+detection threshold (strict test) and ``alpha`` the
 weight of the detection scores::
 
     TaR_d = mean_i [min(1, sum_j S(a_i, p_j) / |a_i|) > theta]
@@ -58,6 +64,7 @@ empty list of events)
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -65,14 +72,37 @@ import numpy as np
 from ..events import to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_non_negative_int, check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
-__all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS"]
+__all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
 #: Where an ambiguous region stops when the next anomaly starts inside it:
-#: "before_next" ends it on the last normal point before the next anomaly;
-#: "at_next" ends it on the next anomaly's first point, as ``TaPR.py`` does.
-AMBIGUOUS_ENDS: tuple[str, ...] = ("before_next", "at_next")
+#: "at_next" (the default) ends it on the next anomaly's first point, as
+#: ``TaPR.py`` does; "before_next" ends it on the last normal point before the
+#: next anomaly.
+AMBIGUOUS_ENDS: tuple[str, ...] = ("at_next", "before_next")
+
+#: The most by which the original TaPR's precision (and F1) can exceed 1: the
+#: weight ``1 / (1 + e^6)`` of the last point of a cut ambiguous region, which
+#: with ``ambiguous_end="at_next"`` is also the next anomaly's first point.
+AT_NEXT_EXCESS: float = 1.0 / (1.0 + math.exp(6.0))
+
+
+def above_one_note(name: str, value: float) -> str:
+    """Explain a precision or F1 just above 1 that the published TaPR can return.
+
+    Returns ``""`` unless ``name`` is "precision" or "f1" and ``1 < value <= 1 +``
+    :data:`AT_NEXT_EXCESS`; then a sentence (starting with "; ") for an
+    out-of-range message, pointing to docs/deviations.md.
+    """
+    if name in ("precision", "f1") and 1.0 < value <= 1.0 + AT_NEXT_EXCESS + 1e-12:
+        what = "a precision" if name == "precision" else "an F1"
+        return (
+            f"; {what} at most {AT_NEXT_EXCESS:.5f} above 1 is what the published TaPR (TaPR.py) returns "
+            "when an anomaly's ambiguous region ends on the next anomaly's first point "
+            "(see docs/deviations.md; TaPR's ambiguous_end=\"before_next\" stays within [0, 1])"
+        )
+    return ""
 
 
 class TaPRParts(NamedTuple):
@@ -84,7 +114,7 @@ class TaPRParts(NamedTuple):
     tap_p: float
 
 
-class TaPR:
+class TaPR(Evaluator):
     """Time-series aware precision TaP and recall TaR (Hwang et al., CIKM 2019).
 
     Parameters
@@ -97,17 +127,18 @@ class TaPR:
     theta : float, default 0.0
         Detection threshold in [0, 1]; an anomaly or a prediction counts as
         detected when its score is strictly greater than ``theta`` (Table 3).
-    ambiguous_end : {"before_next", "at_next"}, default "before_next"
+    ambiguous_end : {"at_next", "before_next"}, default "at_next"
         Where an ambiguous region stops when the next anomaly starts less than
-        ``delta`` points after the end of the current one.  ``TaPR.py`` sets
-        the region's last point to the next anomaly's first point
-        ("at_next"); that point is then counted twice, as anomalous and as
-        ambiguous, so a prediction can score above 1 (the perfect prediction of
-        ``[1, 0, 1]`` gets TaP = 1.0006).  The default stops the region on the
-        last normal point before the next anomaly, so that TaP, TaR lie in
-        [0, 1] and the perfect prediction scores 1.  The two differ only when
-        two anomalies are separated by fewer than ``delta`` normal points, which
-        no case of the paper's Table A1 has.
+        ``delta`` points after the end of the current one.  "at_next" is the
+        published TaPR (``TaPR.py``): the region's last point is the next
+        anomaly's first point, which then counts twice, as anomalous and as
+        ambiguous, so TaP (and F1) can exceed 1 by up to
+        :data:`AT_NEXT_EXCESS` (the perfect prediction of ``[1, 0, 1]`` gets
+        TaP = 1.0006).  "before_next" stops the region on the last normal
+        point before the next anomaly, so that TaP, TaR lie in [0, 1] and the
+        perfect prediction scores 1.  The two differ only when two anomalies
+        are separated by fewer than ``delta`` normal points, which no case of
+        the paper's Table A1 has.
 
     Notes
     -----
@@ -131,26 +162,12 @@ class TaPR:
         alpha: float = 0.5,
         delta: int = 5,
         theta: float = 0.0,
-        ambiguous_end: str = "before_next",
+        ambiguous_end: str = "at_next",
     ) -> None:
         self.alpha = check_real(self.name, "alpha", alpha)
         self.delta = check_non_negative_int(self.name, "delta", delta)
         self.theta = check_real(self.name, "theta", theta)
         self.ambiguous_end = check_choice(self.name, "ambiguous_end", ambiguous_end, AMBIGUOUS_ENDS)
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The parameters in force."""
-        return {
-            "alpha": self.alpha,
-            "delta": self.delta,
-            "theta": self.theta,
-            "ambiguous_end": self.ambiguous_end,
-        }
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        return f"TaPR({args})"
 
     def parts(self, y_true: Any, y_pred: Any) -> TaPRParts:
         """Return the detection and portion scores ``(TaR_d, TaR_p, TaP_d, TaP_p)``.
@@ -182,6 +199,9 @@ class TaPR:
         a_s, a_e = to_events(t.view(np.bool_))  # half-open anomalies [a_s, a_e)
         p_s, p_e = to_events(p.view(np.bool_))  # half-open prediction events
         n_a, n_p = a_s.shape[0], p_s.shape[0]
+        if n_a == 0 or n_p == 0:
+            return TaPRParts(0.0, 0.0, 0.0, 0.0)  # nothing scores (module docstring)
+        first, last = self._regions(a_s, a_e)
 
         # Exact integer overlaps: predicted points inside each anomaly and
         # anomalous points inside each prediction event.
@@ -192,41 +212,47 @@ class TaPR:
         hit_a = (cum_p[a_e] - cum_p[a_s]).astype(np.float64)
         hit_p = (cum_t[p_e] - cum_t[p_s]).astype(np.float64)
 
-        amb_a, amb_p = self._ambiguous_credit(p, a_s, a_e, p_s, n_points)
+        amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
+        ratio_a = np.minimum(1.0, (hit_a + amb_a) / (a_e - a_s))
+        ratio_p = (hit_p + amb_p) / (p_e - p_s)
+        if self.theta > 0.0:
+            # theta = 0: "score > 0" is exact (a sum of positive weights); otherwise a
+            # ratio that ties with theta is settled in TaPR.py's own summation order.
+            events = _Events(a_s, a_e, first, last, p_s, p_e)
+            _settle_ties(ratio_a, self.theta, lambda i: min(1.0, _anomaly_ratio(events, i)))
+            _settle_ties(ratio_p, self.theta, lambda j: _prediction_ratio(events, j))
+        tar_d = float(np.count_nonzero(ratio_a > self.theta)) / n_a
+        tap_d = float(np.count_nonzero(ratio_p > self.theta)) / n_p
+        return TaPRParts(tar_d, float(ratio_a.sum()) / n_a, tap_d, float(ratio_p.sum()) / n_p)
 
-        if n_a:
-            ratio_a = np.minimum(1.0, (hit_a + amb_a) / (a_e - a_s))
-            tar_d = float(np.count_nonzero(ratio_a > self.theta)) / n_a
-            tar_p = float(ratio_a.sum()) / n_a
-        else:
-            tar_d = tar_p = 0.0
-        if n_p:
-            ratio_p = (hit_p + amb_p) / (p_e - p_s)
-            tap_d = float(np.count_nonzero(ratio_p > self.theta)) / n_p
-            tap_p = float(ratio_p.sum()) / n_p
-        else:
-            tap_d = tap_p = 0.0
-        return TaPRParts(tar_d, tar_p, tap_d, tap_p)
+    def _regions(self, a_s: np.ndarray, a_e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Inclusive bounds ``(first, last)`` of every ambiguous region (not cut at the series end).
+
+        Region ``i`` starts on the point after anomaly ``i`` (``a_e`` is exclusive)
+        and ends on ``e_i + delta`` (``e_i = a_e - 1``), moved back onto the next
+        anomaly's first point ("at_next", ``TaPR.py``) or onto the point before it
+        ("before_next") when it reaches that far.  ``delta = 0`` gives empty
+        regions (``last = first - 1``).
+        """
+        first = a_e
+        last = a_e - 1 + self.delta
+        if a_s.shape[0] > 1:
+            limit = a_s[1:] - 1 if self.ambiguous_end == "before_next" else a_s[1:]
+            last[:-1] = np.minimum(last[:-1], limit)
+        return first, last
 
     def _ambiguous_credit(
         self,
         p: np.ndarray,
-        a_s: np.ndarray,
-        a_e: np.ndarray,
+        first: np.ndarray,
+        last: np.ndarray,
         p_s: np.ndarray,
         n_points: int,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Weight of the predicted ambiguous points, per anomaly and per prediction event."""
-        n_a, n_p = a_s.shape[0], p_s.shape[0]
-        if n_a == 0 or n_p == 0 or self.delta == 0:
+        n_a, n_p = first.shape[0], p_s.shape[0]
+        if self.delta == 0:
             return np.zeros(n_a), np.zeros(n_p)
-        # Ambiguous region i: inclusive [first, last]; first is the point after
-        # the anomaly (a_e is exclusive), last = e_i + delta with e_i = a_e - 1.
-        first = a_e
-        last = a_e - 1 + self.delta
-        if n_a > 1:
-            limit = a_s[1:] - 1 if self.ambiguous_end == "before_next" else a_s[1:]
-            last[:-1] = np.minimum(last[:-1], limit)
         size = last - first + 1  # >= 1: events are separated by at least one normal point
         # Points of each region that lie inside the series.
         inside = np.clip(np.minimum(last, n_points - 1) - first + 1, 0, None)
@@ -248,3 +274,78 @@ class TaPR:
         amb_p = np.bincount(pred_of, weights=weight, minlength=n_p)
         return amb_a, amb_p
 
+
+
+# ---------------------------------------------------------------------- ties with theta
+#
+# The vectorised sums above add the same terms as TaPR.py but in another order,
+# so a ratio that is mathematically equal to theta can land one rounding step
+# on either side of it, and the strict test "ratio > theta" can then disagree
+# with the original.  Such near-ties (rare; none with theta = 0) are recomputed
+# one event at a time in the original's order: per (anomaly, prediction) pair,
+# the overlap count plus the ambiguous weights summed point by point, and the
+# pairs summed in event order.
+
+#: Half-width of the band around theta in which a ratio is recomputed.  Both
+#: sums round at most ~n * 2**-53 relative for n terms: 1e-8 covers 10**7 points.
+TIE_WINDOW = 1e-8
+
+
+class _Events(NamedTuple):
+    """Anomalies ``[a_s, a_e)``, their inclusive regions ``[first, last]``, predictions ``[p_s, p_e)``."""
+
+    a_s: np.ndarray
+    a_e: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    p_s: np.ndarray
+    p_e: np.ndarray
+
+
+def _settle_ties(ratio: np.ndarray, theta: float, exact: Any) -> None:
+    """Replace, in place, every ratio within :data:`TIE_WINDOW` of ``theta`` by ``exact(index)``."""
+    for k in np.flatnonzero(np.abs(ratio - theta) <= TIE_WINDOW).tolist():
+        ratio[k] = exact(k)
+
+
+def _region_weight(k: int, span: int) -> float:
+    """Weight of the ``k``-th point of a region of ``span + 1`` points, in TaPR.py's float steps."""
+    x = -6.0 if span == 0 else -6.0 + float(k) * 12 / span
+    return 1 / (1 + math.exp(x))
+
+
+def _pair_score(ev: _Events, i: int, p0: int, p1: int) -> float:
+    """Score of anomaly ``i`` (with its region) against the prediction with inclusive ends ``p0, p1``."""
+    count = max(0, min(int(ev.a_e[i]) - 1, p1) - max(int(ev.a_s[i]), p0) + 1)
+    r0, r1 = int(ev.first[i]), int(ev.last[i])
+    weights = 0.0
+    for t in range(max(r0, p0), min(r1, p1) + 1):
+        weights += _region_weight(t - r0, r1 - r0)
+    return float(count) + weights
+
+
+def _reach(ev: _Events) -> np.ndarray:
+    """Last point of each anomaly or of its region, whichever is later (non-decreasing)."""
+    return np.maximum(ev.a_e - 1, ev.last)
+
+
+def _prediction_ratio(ev: _Events, j: int) -> float:
+    """``sum_i S(a_i, p_j) / |p_j|`` summed over the anomalies in order (TaP_d, TaP_p)."""
+    p0, p1 = int(ev.p_s[j]), int(ev.p_e[j]) - 1
+    lo = int(np.searchsorted(_reach(ev), p0, side="left"))
+    hi = int(np.searchsorted(ev.a_s, p1, side="right"))
+    score = 0.0
+    for i in range(lo, hi):
+        score += _pair_score(ev, i, p0, p1)
+    return score / (p1 - p0 + 1)
+
+
+def _anomaly_ratio(ev: _Events, i: int) -> float:
+    """``sum_j S(a_i, p_j) / |a_i|`` summed over the predictions in order (TaR_d, TaR_p, before min(1, .))."""
+    start, reach = int(ev.a_s[i]), int(max(ev.a_e[i] - 1, ev.last[i]))
+    lo = int(np.searchsorted(ev.p_e, start, side="right"))
+    hi = int(np.searchsorted(ev.p_s, reach, side="right"))
+    score = 0.0
+    for j in range(lo, hi):
+        score += _pair_score(ev, i, int(ev.p_s[j]), int(ev.p_e[j]) - 1)
+    return score / float(ev.a_e[i] - ev.a_s[i])

@@ -45,13 +45,18 @@ def ranges_of(y: Sequence[int]) -> list[Range]:
     return ranges
 
 
-def ambiguous_ranges(anomalies: list[Range], delta: int, ambiguous_end: str = "before_next") -> list[Range]:
+def ambiguous_ranges(anomalies: list[Range], delta: int, ambiguous_end: str = "at_next") -> list[Range]:
     """The ambiguous range after each anomaly: ``delta`` points, cut at the next anomaly.
 
-    The range of anomaly ``i`` starts right after its last point and holds
-    ``delta`` points.  When the next anomaly starts at or before the range's
-    last point, the range stops on the point before it ("before_next") or, as
-    ``TaPR.py`` writes it, on the next anomaly's first point ("at_next").
+    The rule of ``TaPR.py`` ("at_next", the default), step by step: the range
+    of anomaly ``i`` starts on the point after the anomaly's last point and
+    ends ``delta - 1`` points later; then, if there is a next anomaly and that
+    end lies strictly after the next anomaly's first point, the end is moved
+    back onto that first point (which so belongs to both).  An end that lies
+    on or before the next anomaly's first point stays.  "before_next" (an
+    option of this package, not the published rule) moves any end that
+    reaches the next anomaly to the point before it.  With ``delta = 0`` the
+    range is empty (its end is its first point minus one).
     """
     result: list[Range] = []
     for i in range(len(anomalies)):
@@ -62,9 +67,11 @@ def ambiguous_ranges(anomalies: list[Range], delta: int, ambiguous_end: str = "b
             if ambiguous_end == "at_next":
                 if last > next_first:
                     last = next_first
-            else:
+            elif ambiguous_end == "before_next":
                 if last >= next_first:
                     last = next_first - 1
+            else:
+                raise ValueError(f"TaPR oracle: ambiguous_end must be at_next or before_next; got {ambiguous_end!r}")
         result.append((first, last))
     return result
 
@@ -115,7 +122,7 @@ def tapr_parts(
     y_pred: Sequence[int],
     delta: int = 5,
     theta: float = 0.0,
-    ambiguous_end: str = "before_next",
+    ambiguous_end: str = "at_next",
 ) -> tuple[float, float, float, float]:
     """Return ``(TaR_d, TaR_p, TaP_d, TaP_p)`` computed by the literal loops."""
     anomalies = ranges_of(y_true)
@@ -164,7 +171,7 @@ def tapr(
     alpha: float = 0.5,
     delta: int = 5,
     theta: float = 0.0,
-    ambiguous_end: str = "before_next",
+    ambiguous_end: str = "at_next",
 ) -> Score:
     """TaP, TaR and F1 by the literal loops: ``alpha * detection + (1 - alpha) * portion``."""
     tar_d, tar_p, tap_d, tap_p = tapr_parts(y_true, y_pred, delta, theta, ambiguous_end)

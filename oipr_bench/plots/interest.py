@@ -117,6 +117,23 @@ def interest_title(source_title: str, label: str) -> str:
     return label if label.startswith(source_title) else f"{source_title}: {label}"
 
 
+def _draw_event_strip(ax_ev: Any, data: InterestData) -> None:
+    """The strip above the curves: ground-truth and predicted events as bars."""
+    for row, (y, role) in enumerate(((data.y_true, "gt"), (data.y_pred, "pred"))):
+        starts, ends = to_events(y)
+        spans = list(zip(starts.tolist(), (ends - starts).tolist()))
+        ax_ev.broken_barh(spans, (1 - row + 0.15, 0.7), facecolors=COLORS[role], edgecolors=COLORS[role], linewidth=0.6)
+    ax_ev.set_ylim(0, 2)
+    ax_ev.set_yticks([1.5, 0.5])
+    ax_ev.set_yticklabels(["gt", "pred"], fontsize=8)
+    for tick, role in zip(ax_ev.get_yticklabels(), ("gt", "pred")):
+        tick.set_color(COLORS[role])
+    ax_ev.tick_params(axis="y", length=0)
+    ax_ev.tick_params(axis="x", bottom=False)
+    for side in ("top", "right", "left"):
+        ax_ev.spines[side].set_visible(False)
+
+
 def interest_figure(data: InterestData, title: str | None = None, window: tuple[int, int] | None = None) -> Any:
     """Draw the interest curves of ``data`` with the TP/FP/FN areas shaded.
 
@@ -143,20 +160,7 @@ def interest_figure(data: InterestData, title: str | None = None, window: tuple[
 
     fig, (ax_ev, ax) = plt.subplots(2, 1, figsize=(8.0, 4.3), sharex=True,
                                     gridspec_kw={"height_ratios": [0.9, 4.0], "hspace": 0.08})
-    # Event strip.
-    for row, (y, role, label) in enumerate(((data.y_true, "gt", "gt"), (data.y_pred, "pred", "pred"))):
-        starts, ends = to_events(y)
-        spans = list(zip(starts.tolist(), (ends - starts).tolist()))
-        ax_ev.broken_barh(spans, (1 - row + 0.15, 0.7), facecolors=COLORS[role], edgecolors=COLORS[role], linewidth=0.6)
-    ax_ev.set_ylim(0, 2)
-    ax_ev.set_yticks([1.5, 0.5])
-    ax_ev.set_yticklabels(["gt", "pred"], fontsize=8)
-    for tick, role in zip(ax_ev.get_yticklabels(), ("gt", "pred")):
-        tick.set_color(COLORS[role])
-    ax_ev.tick_params(axis="y", length=0)
-    ax_ev.tick_params(axis="x", bottom=False)
-    for side in ("top", "right", "left"):
-        ax_ev.spines[side].set_visible(False)
+    _draw_event_strip(ax_ev, data)
 
     # Curves and areas.
     x, yt = _steps(data.curve_true)
