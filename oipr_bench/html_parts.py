@@ -14,7 +14,6 @@ import numpy as np
 
 from .events import to_events
 from .vocabulary import (
-    NOT_APPLICABLE,
     ABSENT,
     DEVIATION,
     FAILED,
