@@ -37,9 +37,9 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from ..events import to_events
+from ..events import prefers_running_count, to_events
 from ..inputs import check_pair
-from ._params import check_choice, check_real
+from ._params import check_choice, check_length_cap, check_real
 from ._base import Evaluator, Score, make_score
 
 __all__ = [
@@ -173,7 +173,7 @@ def _check_length(name: str, value: object, allow_auto: bool) -> ParamLength:
         raise TypeError(f"OIPR: parameter {name} must be a non-negative integer{hint}; got {value!r}")
     if value < 0:
         raise ValueError(f"OIPR: parameter {name} must be non-negative; got {value!r}")
-    return int(value)
+    return check_length_cap("OIPR", name, int(value))
 
 
 def _check_b_dur(value: object) -> float:
@@ -290,6 +290,10 @@ def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
     small, large = (true, pred) if true.positions.size <= pred.positions.size else (pred, true)
     if small.positions.size == 0:
         return 0.0
+    if prefers_running_count(large.positions.size, small.positions.size, large.length):
+        # Dense supports: the larger curve as a dense array (zero off its support,
+        # and min(0, v) = 0), read in the smaller curve's order; no binary search.
+        return float(np.minimum(large.dense()[small.positions], small.values).sum())
     idx = np.searchsorted(large.positions, small.positions)
     np.minimum(idx, large.positions.size - 1, out=idx)
     common = large.positions[idx] == small.positions
