@@ -120,6 +120,12 @@ def _add_run_options(group: Any) -> None:
         default=None,
         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+    group.addoption(
+        "--oipr-atlas",
+        action="store_true",
+        default=False,
+        help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics",
+    )
 
 
 def _options(config: pytest.Config) -> Any:
@@ -264,7 +270,24 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             tr.write_line(line)
     except Exception as exc:  # never an internal error at the very end
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
+    if config.option.oipr_atlas:
+        _write_atlas_placement(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")
     for line in getattr(state, "write_errors", []):
         tr.write_line(f"oipr-bench: ERROR: {line}", red=True)
+
+
+def _write_atlas_placement(tr: Any, state: Any) -> None:
+    """``--oipr-atlas``: the evaluator's row among the committed atlas rows (see oipr_bench.atlas.place)."""
+    try:
+        from .atlas.place import placement_lines, user_row
+        from .atlas.store import read_atlas
+
+        profile = state.build_profile()
+        row = user_row(profile.evaluator, profile.to_dict(), state.session.resolved.fn)
+        tr.write_sep("=", f"oipr-bench atlas: {profile.evaluator} among the metrics")
+        for line in placement_lines(row, read_atlas()):
+            tr.write_line(line)
+    except Exception as exc:  # never an internal error at the very end
+        tr.write_line(f"oipr-bench: --oipr-atlas: could not place the evaluator: {type(exc).__name__}: {exc}")
