@@ -138,7 +138,7 @@ def study_group(group: Group, inputs: list[Series]) -> dict[str, Any]:
 def _study_one(args: tuple[int, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     index, _ = args
     group = groups()[index]
-    return study_group(group, dataset_series()), study_group(group, differential())
+    return study_group(group, dataset_series()), study_group(group, differential(group.n_random))
 
 
 def study(jobs: int = 2) -> list[tuple[Group, dict[str, Any], dict[str, Any]]]:

@@ -28,12 +28,17 @@ class Member(NamedTuple):
 
 
 class Group(NamedTuple):
-    """A "same metric" group: name, setting, members (first = the reference) and the paper it follows."""
+    """A "same metric" group: name, setting, members (first = the reference), the paper it follows.
+
+    ``n_random`` is the number of random series of its differential: 2000, or 400 for the groups
+    whose members take 0.1 to 0.3 s per call even on short series (VUS, PATE on scores).
+    """
 
     name: str
     setting: str
     members: tuple[Member, ...]
     paper: str
+    n_random: int = 2000
 
 
 def member(row_id: str, label: str | None = None, **params: Any) -> Member:
@@ -85,18 +90,18 @@ def _groups() -> tuple[Group, ...]:
             member("TSB-AD:VUS-PR", slidingWindow=_VUS_WINDOW), member("vus:VUS-PR", slidingWindow=_VUS_WINDOW),
             member("TSADmetrics:vus_pr"), member("TimeEval:RangePrVUS", max_buffer_size=_VUS_WINDOW),
             member("TimeEval:RangePrVUS", max_buffer_size=_VUS_WINDOW, compatibility_mode=True),
-        ), "Paparrizos et al. 2022 (VLDB); reference code: vus (TheDatumOrg/VUS), copied into TSB-AD"),
+        ), "Paparrizos et al. 2022 (VLDB); reference code: vus (TheDatumOrg/VUS), copied into TSB-AD", n_random=400),
         Group("VUS-ROC", f"window (buffer) {_VUS_WINDOW}", (
             member("TSB-AD:VUS-ROC", slidingWindow=_VUS_WINDOW), member("vus:VUS-ROC", slidingWindow=_VUS_WINDOW),
             member("TSADmetrics:vus_roc"), member("TimeEval:RangeRocVUS", max_buffer_size=_VUS_WINDOW),
             member("TimeEval:RangeRocVUS", max_buffer_size=_VUS_WINDOW, compatibility_mode=True),
-        ), "Paparrizos et al. 2022 (VLDB); reference code: vus (TheDatumOrg/VUS), copied into TSB-AD"),
+        ), "Paparrizos et al. 2022 (VLDB); reference code: vus (TheDatumOrg/VUS), copied into TSB-AD", n_random=400),
         Group("PATE (binary F1)", "early = delay buffer 5", (
             member("PATE:PATE-F1[buffer=5]"), member("TSADmetrics:pate_f1"),
         ), "Ghorbani et al. 2024 (PATE); reference code: the PATE package"),
         Group("PATE (scores)", "early = delay buffer 5", (
             member("PATE:PATE[buffer=5]"), member("TSADmetrics:pate"),
-        ), "Ghorbani et al. 2024 (PATE); reference code: the PATE package"),
+        ), "Ghorbani et al. 2024 (PATE); reference code: the PATE package", n_random=400),
         Group("AUC-PR", "area under the point-wise precision-recall curve", (
             member("TSB-AD:AUC-PR"), member("TimeEval:AveragePrecision"), member("TSADmetrics:pw_auc_pr"),
             member("vus:AUC-PR"), member("TimeEval:PrAUC"),
