@@ -102,6 +102,25 @@ def _add_run_options(group: Any) -> None:
         "(derandomized, so reproducible; default 0 = off)",
     )
     group.addoption(
+        "--oipr-input",
+        choices=("binary", "scores"),
+        default=None,
+        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64); "
+        "default: its input_kind attribute",
+    )
+    group.addoption(
+        "--oipr-lower-is-better",
+        action="store_true",
+        default=False,
+        help="the evaluator's one-number score is better when lower (default: its higher_is_better attribute, else higher)",
+    )
+    group.addoption(
+        "--oipr-bounds",
+        metavar="LO:HI",
+        default=None,
+        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
+    )
+    group.addoption(
         "--oipr-atlas",
         action="store_true",
         default=False,
@@ -129,6 +148,9 @@ def _options(config: pytest.Config) -> Any:
             tolerance=opt.tolerance,
             hypothesis_examples=opt.oipr_hypothesis_examples,
             expectations=declared,
+            input_kind=opt.oipr_input,
+            higher_is_better=False if opt.oipr_lower_is_better else None,
+            bounds=opt.oipr_bounds,
         )
     except OptionError as exc:
         raise UsageError(exc.phrased(PLUGIN_FLAGS)) from None
