@@ -553,3 +553,22 @@ def test_alternating_series_matches_oracle() -> None:
     # Perfect prediction: each event {2i} (i >= 1) also holds the last point of the
     # previous anomaly's region {2i-1, 2i}, weight dec(6): TaP_p = (1 + 99 (1 + dec(6))) / 100.
     assert_score(TaPR()(alt, alt), 0.5 + 0.5 * (100 + 99 * dec(6)) / 100, 1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs(), params_st, st.integers(1, 4))
+def test_chunked_loop_matches_one_chunk_and_oracle(data: tuple[np.ndarray, np.ndarray], params: dict, chunk: int) -> None:
+    # Hit counts and the ambiguous-region loop run CHUNK points at a time; tiny
+    # chunks split one prediction event's points across chunks.  Same bits as one chunk.
+    import oipr_bench.evaluators.tapr as tapr_module
+
+    y_true, y_pred = data
+    whole = TaPR(**params).parts(y_true, y_pred)
+    saved = tapr_module.CHUNK
+    tapr_module.CHUNK = chunk
+    try:
+        chunked = TaPR(**params).parts(y_true, y_pred)
+    finally:
+        tapr_module.CHUNK = saved
+    assert [repr(x) for x in chunked] == [repr(x) for x in whole]
+    assert_matches_oracle(y_true, y_pred, params)

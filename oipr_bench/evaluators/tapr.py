@@ -75,7 +75,7 @@ import numpy as np
 
 from ..events import count_at_most, prefers_running_count, running_count, to_events
 from ..inputs import check_pair
-from ._params import check_choice, check_non_negative_int, check_real
+from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
@@ -200,8 +200,8 @@ class TaPR(Evaluator):
     # ------------------------------------------------------------------ core
     def _parts(self, t: np.ndarray, p: np.ndarray) -> TaPRParts:
         n_points = t.shape[0]
-        a_s, a_e = to_events(t.view(np.bool_))  # half-open anomalies [a_s, a_e)
-        p_s, p_e = to_events(p.view(np.bool_))  # half-open prediction events
+        a_s, a_e = _compact_events(t)  # half-open anomalies [a_s, a_e)
+        p_s, p_e = _compact_events(p)  # half-open prediction events
         n_a, n_p = a_s.shape[0], p_s.shape[0]
         if n_a == 0 or n_p == 0:
             return TaPRParts(0.0, 0.0, 0.0, 0.0)  # nothing scores (module docstring)
@@ -211,13 +211,20 @@ class TaPR(Evaluator):
         # anomalous points inside each prediction event, counted over the points
         # that are both (each lies in exactly one anomaly and one prediction event).
         both = np.flatnonzero(np.logical_and(t.view(np.bool_), p.view(np.bool_)))
-        hit_a = np.bincount(count_at_most(a_s, both, n_points) - 1, minlength=n_a).astype(np.float64)
-        hit_p = np.bincount(count_at_most(p_s, both, n_points) - 1, minlength=n_p).astype(np.float64)
+        hit_a = _hits(a_s, both, n_points)
+        hit_p = _hits(p_s, both, n_points)
         del both
 
         amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
-        ratio_a = np.minimum(1.0, (hit_a + amb_a) / (a_e - a_s))
-        ratio_p = (hit_p + amb_p) / (p_e - p_s)
+        # ratio_a = min(1, (hit_a + amb_a) / |a|), ratio_p = (hit_p + amb_p) / |p|, in place.
+        ratio_a, ratio_p = hit_a, hit_p
+        ratio_a += amb_a
+        del amb_a
+        ratio_a /= a_e - a_s
+        np.minimum(ratio_a, 1.0, out=ratio_a)
+        ratio_p += amb_p
+        del amb_p
+        ratio_p /= p_e - p_s
         if self.theta > 0.0:
             # theta = 0: "score > 0" is exact (a sum of positive weights); otherwise a
             # ratio that ties with theta is settled in TaPR.py's own summation order.
@@ -264,18 +271,22 @@ class TaPR(Evaluator):
             return amb_a, amb_p
         span = last - first  # region size - 1, >= 0: events are separated by a normal point
         inside = np.minimum(last, n_points - 1) - first + 1  # region points inside the series
-        owners = np.flatnonzero(inside > 0)
+        owners = np.flatnonzero(inside > 0).astype(first.dtype)
         pred_of = _PredictionOf(p_s, n_points, int(inside.sum(dtype=np.int64)))
         table = _weight_table(min(self.delta, _LOOP_OFFSETS))
         for k in range(min(int(inside.max()), _LOOP_OFFSETS)):
             owners = owners[inside[owners] > k]
-            point = first[owners] + k
-            hit = p[point] != 0
-            owner = owners[hit]
-            sp = span[owner]
-            weight = table[sp, k] if self.delta <= _LOOP_OFFSETS else _weights(k, sp)
-            amb_a[owner] += weight  # one point per anomaly: each anomaly's weights in point order
-            amb_p += np.bincount(pred_of(point[hit]), weights=weight, minlength=amb_p.shape[0])
+            sums = _OrderedSums(amb_p)
+            for c0 in range(0, owners.shape[0], CHUNK):  # bounded temporaries
+                chunk = owners[c0 : c0 + CHUNK]
+                point = first[chunk] + k
+                hit = p[point] != 0
+                owner = chunk[hit]
+                sp = span[owner]
+                weight = table[sp, k] if self.delta <= _LOOP_OFFSETS else _weights(k, sp)
+                amb_a[owner] += weight  # one point per anomaly: each anomaly's weights in point order
+                sums.add(pred_of(point[hit]), weight)
+            sums.flush()
         long_ = owners[inside[owners] > _LOOP_OFFSETS]
         if long_.size:  # the rest of regions longer than _LOOP_OFFSETS points, flat
             rest = inside[long_] - _LOOP_OFFSETS
@@ -288,6 +299,66 @@ class TaPR(Evaluator):
             amb_a += np.bincount(owner, weights=weight, minlength=amb_a.shape[0])
             amb_p += np.bincount(pred_of(point), weights=weight, minlength=amb_p.shape[0])
         return amb_a, amb_p
+
+
+#: Region points handled per chunk at one offset (bounds the loop's temporaries).
+CHUNK = 1 << 16
+
+
+def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Events of ``y`` as contiguous int32 arrays when ``T + delta`` stays below ``2**31`` (else int64).
+
+    ``delta`` is at most :data:`MAX_LENGTH_PARAM`, so region ends ``a_e - 1 + delta`` fit too.
+    """
+    starts, ends = to_events(y.view(np.bool_))
+    dtype = np.int32 if y.shape[0] + MAX_LENGTH_PARAM < 2**31 - 1 else np.int64
+    return starts.astype(dtype), ends.astype(dtype)
+
+
+def _hits(starts: np.ndarray, both: np.ndarray, n_points: int) -> np.ndarray:
+    """Number of ``both`` points in each event (``starts`` sorted), as float64."""
+    owner = count_at_most(starts, both, n_points)
+    owner -= 1
+    out = np.zeros(starts.shape[0])
+    for c0 in range(0, owner.shape[0], CHUNK):
+        part = owner[c0 : c0 + CHUNK]
+        j0 = int(part[0])
+        out[j0 : int(part[-1]) + 1] += np.bincount(part - j0)  # integer counts: exact in any grouping
+    return out
+
+
+class _OrderedSums:
+    """``acc += bincount(index, weights)`` over one offset's points, given chunk by chunk.
+
+    Each event's weights of this offset are summed in point order, starting
+    from 0, and the total is then added to ``acc`` once: bit for bit what one
+    ``bincount`` over all the offset's points followed by ``acc +=`` gives.
+    Indices are non-decreasing across chunks; only the last event of a chunk
+    can continue into the next one, so its partial sum is carried.
+    """
+
+    def __init__(self, acc: np.ndarray) -> None:
+        self.acc = acc
+        self.carry_index = -1
+        self.carry = 0.0
+
+    def add(self, index: np.ndarray, weights: np.ndarray) -> None:
+        if index.shape[0] == 0:
+            return
+        j0, j1 = int(index[0]), int(index[-1])
+        if j0 == self.carry_index:
+            sums = np.bincount(np.concatenate(([0], index - j0)), weights=np.concatenate(([self.carry], weights)))
+        else:
+            self.flush()
+            sums = np.bincount(index - j0, weights=weights)
+        self.acc[j0:j1] += sums[:-1]
+        self.carry_index, self.carry = j1, float(sums[-1])
+
+    def flush(self) -> None:
+        if self.carry_index >= 0:
+            self.acc[self.carry_index] += self.carry
+        self.carry_index = -1
+        self.carry = 0.0
 
 
 class _PredictionOf:
