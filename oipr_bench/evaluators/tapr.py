@@ -207,23 +207,20 @@ class TaPR(Evaluator):
             return TaPRParts(0.0, 0.0, 0.0, 0.0)  # nothing scores (module docstring)
         first, last = self._regions(a_s, a_e)
 
+        amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
         # Exact integer overlaps: predicted points inside each anomaly and
         # anomalous points inside each prediction event, counted over the points
         # that are both (each lies in exactly one anomaly and one prediction event).
-        both = np.flatnonzero(np.logical_and(t.view(np.bool_), p.view(np.bool_)))
-        hit_a = _hits(a_s, both, n_points)
-        hit_p = _hits(p_s, both, n_points)
-        del both
-
-        amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
-        # ratio_a = min(1, (hit_a + amb_a) / |a|), ratio_p = (hit_p + amb_p) / |p|, in place.
-        ratio_a, ratio_p = hit_a, hit_p
-        ratio_a += amb_a
-        del amb_a
+        # ratio_a = min(1, (hit_a + amb_a) / |a|), ratio_p = (hit_p + amb_p) / |p|, built in place
+        # in amb_a, amb_p (the integer hit counts enter as one exact float each, and + commutes).
+        ratio_a, ratio_p = amb_a, amb_p
+        hit_a, hit_p = _hits(t, p, a_s, p_s)
+        ratio_a += hit_a
+        del hit_a
+        ratio_p += hit_p
+        del hit_p
         ratio_a /= a_e - a_s
         np.minimum(ratio_a, 1.0, out=ratio_a)
-        ratio_p += amb_p
-        del amb_p
         ratio_p /= p_e - p_s
         if self.theta > 0.0:
             # theta = 0: "score > 0" is exact (a sum of positive weights); otherwise a
@@ -266,19 +263,26 @@ class TaPR(Evaluator):
         weights are added in point order, as ``TaPR.py`` does); offsets from
         :data:`_LOOP_OFFSETS` on (only with a large ``delta``) are laid out flat.
         """
-        amb_a, amb_p = np.zeros(first.shape[0]), np.zeros(p_s.shape[0])
         if self.delta == 0:
-            return amb_a, amb_p
+            return np.zeros(first.shape[0]), np.zeros(p_s.shape[0])
         span = last - first  # region size - 1, >= 0: events are separated by a normal point
-        inside = np.minimum(last, n_points - 1) - first + 1  # region points inside the series
+        inside = np.minimum(last, n_points - 1)  # region points inside the series (in place)
+        inside -= first
+        inside += 1
         owners = np.flatnonzero(inside > 0).astype(first.dtype)
-        pred_of = _PredictionOf(p_s, n_points, int(inside.sum(dtype=np.int64)))
+        amb_a, amb_p = np.zeros(first.shape[0]), np.zeros(p_s.shape[0])  # after the temporaries above
+        # Queries come CHUNK sorted points at a time: binary search, no dense count.
+        pred_of = _PredictionOf(p_s, n_points, 0)
         table = _weight_table(min(self.delta, _LOOP_OFFSETS))
         for k in range(min(int(inside.max()), _LOOP_OFFSETS)):
-            owners = owners[inside[owners] > k]
             sums = _OrderedSums(amb_p)
+            kept = 0
             for c0 in range(0, owners.shape[0], CHUNK):  # bounded temporaries
                 chunk = owners[c0 : c0 + CHUNK]
+                chunk = chunk[inside[chunk] > k]
+                # Regions still open at offset k, compacted in place (kept <= c0).
+                owners[kept : kept + chunk.shape[0]] = chunk
+                kept += chunk.shape[0]
                 point = first[chunk] + k
                 hit = p[point] != 0
                 owner = chunk[hit]
@@ -287,6 +291,7 @@ class TaPR(Evaluator):
                 amb_a[owner] += weight  # one point per anomaly: each anomaly's weights in point order
                 sums.add(pred_of(point[hit]), weight)
             sums.flush()
+            owners = owners[:kept]
         long_ = owners[inside[owners] > _LOOP_OFFSETS]
         if long_.size:  # the rest of regions longer than _LOOP_OFFSETS points, flat
             rest = inside[long_] - _LOOP_OFFSETS
@@ -315,16 +320,26 @@ def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts.astype(dtype), ends.astype(dtype)
 
 
-def _hits(starts: np.ndarray, both: np.ndarray, n_points: int) -> np.ndarray:
-    """Number of ``both`` points in each event (``starts`` sorted), as float64."""
-    owner = count_at_most(starts, both, n_points)
-    owner -= 1
-    out = np.zeros(starts.shape[0])
-    for c0 in range(0, owner.shape[0], CHUNK):
-        part = owner[c0 : c0 + CHUNK]
-        j0 = int(part[0])
-        out[j0 : int(part[-1]) + 1] += np.bincount(part - j0)  # integer counts: exact in any grouping
-    return out
+def _hits(t: np.ndarray, p: np.ndarray, a_s: np.ndarray, p_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points that are both anomalous and predicted, counted per anomaly and per prediction event.
+
+    The series is scanned :data:`CHUNK` * 16 points at a time (sorted queries,
+    binary search), so no full-length index array is built.  Integer counts,
+    in the events' dtype.
+    """
+    hit_a = np.zeros(a_s.shape[0], dtype=a_s.dtype)
+    hit_p = np.zeros(p_s.shape[0], dtype=p_s.dtype)
+    block = CHUNK * 16
+    for b0 in range(0, t.shape[0], block):
+        both = np.flatnonzero(np.logical_and(t[b0 : b0 + block].view(np.bool_), p[b0 : b0 + block].view(np.bool_)))
+        if both.shape[0] == 0:
+            continue
+        both = both.astype(a_s.dtype) + a_s.dtype.type(b0)
+        for starts, out in ((a_s, hit_a), (p_s, hit_p)):
+            owner = np.searchsorted(starts, both, side="right") - 1
+            j0 = int(owner[0])
+            out[j0 : int(owner[-1]) + 1] += np.bincount(owner - j0).astype(out.dtype)
+    return hit_a, hit_p
 
 
 class _OrderedSums:
