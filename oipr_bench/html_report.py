@@ -1,10 +1,10 @@
 """One self-contained HTML page with an evaluator's characteristic profile.
 
 :func:`write_report` turns a profile (from :func:`oipr_bench.audit`, the pytest
-plugin's ``--oipr-html``, or the profile's ``to_dict()`` form) into a single
-HTML file that needs nothing else: the style sheet is inline and the case
-thumbnails are inline SVG drawn here (ground truth red, prediction blue, as
-the paper's Fig. A), so matplotlib is not needed and the file opens anywhere.
+plugin's ``--oipr-html``, or a JSON report, read through
+:meth:`oipr_bench.results.Profile.from_dict`) into a single HTML file that
+needs nothing else: the style sheet is inline and the case thumbnails are
+inline SVG (:mod:`oipr_bench.html_parts`), so the file opens anywhere.
 
 The page has three parts:
 
@@ -19,8 +19,6 @@ The page has three parts:
 
 from __future__ import annotations
 
-import html
-import math
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,35 +27,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .events import to_events
+from .html_parts import CSS, STATUS_CLASS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
 from .io import atomic_write_text
 from .plots.gallery import scenario_title
-from .vocabulary import (
-    ABSENT,
-    CHARACTERISTICS,
-    DEVIATION,
-    FAILED,
-    KIND_BENEFICIAL,
-    KIND_MISLEADING,
-    MITIGATED,
-    NOT_APPLICABLE,
-    NOT_RUN,
-    OK,
-    ONLY_DELAY,
-    ONLY_EARLY,
-    PASSED,
-    PIECEWISE,
-    UNDETERMINED,
-    UNEXPECTED_PASS,
-    YES,
-    kind_of,
-)
+from .results import Profile
+from .vocabulary import CHARACTERISTICS, UNDETERMINED, kind_of
 
 __all__ = ["CharacteristicRow", "ReportData", "report_data", "render_report", "write_report", "builtin_scores",
            "thumbnail_svg"]
-
-_GT = "#d62728"
-_PRED = "#1f5fbf"
 
 
 @dataclass(frozen=True)
@@ -75,11 +52,8 @@ class CharacteristicRow:
 
     @property
     def kind(self) -> str:
-        """``"beneficial"``, ``"misleading"`` or ``""`` for an unknown name."""
-        try:
-            return kind_of(self.name)
-        except KeyError:
-            return ""
+        """``"beneficial"`` or ``"misleading"``."""
+        return kind_of(self.name)
 
 
 @dataclass(frozen=True)
@@ -95,7 +69,7 @@ class ReportData:
     rows : list of CharacteristicRow
         In report order (beneficial, then misleading).
     scores : dict of str to (P, R, F1)
-        The evaluator's score per case id.
+        The evaluator's score per case id (cases where it failed are left out).
     meta : dict of str to str
         Versions and other facts shown in the header.
     errors : dict of str to str
@@ -113,131 +87,48 @@ class ReportData:
     sanity: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-# ---------------------------------------------------------------------------
-# Reading a profile
-# ---------------------------------------------------------------------------
+def _row(r: Any) -> CharacteristicRow:
+    """The table row of one :class:`~oipr_bench.results.CharacteristicResult`."""
+    e = r.expectation
+    reason = f"declared by {e.source}" + (f": {e.reason}" if e.reason else "") if e.source != "default" else e.reason
+    f = r.finding
+    return CharacteristicRow(
+        name=r.name,
+        observed=UNDETERMINED if r.observed is None else r.observed,
+        expected=tuple(e.values),
+        status=r.status,
+        explanation=r.message,
+        cases=() if f is None else tuple(f.cases),
+        numbers={} if f is None else dict(f.numbers),
+        reason=reason,
+    )
 
 
-def _as_dict(profile: Any) -> dict[str, Any]:
+def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
+    """What the page shows of ``profile`` (a :class:`Profile` or a JSON report's dict).
+
+    Raises
+    ------
+    TypeError
+        ``profile`` is neither.
+    oipr_bench.errors.FixtureError
+        The dict is not a valid report (see :meth:`Profile.from_dict`).
+    """
     if isinstance(profile, Mapping):
-        return dict(profile)
-    for attr in ("to_dict", "as_dict"):
-        if callable(getattr(profile, attr, None)):
-            return dict(getattr(profile, attr)())
-    raise TypeError(f"write_report needs a Profile (with to_dict()) or its dict form, got {type(profile).__name__}")
-
-
-def _float(value: Any) -> float:
-    try:
-        return float("nan") if value is None else float(value)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-def _score_triple(entry: Any) -> tuple[float, float, float]:
-    if isinstance(entry, Mapping):
-        return (_float(entry.get("precision")), _float(entry.get("recall")), _float(entry.get("f1")))
-    if hasattr(entry, "precision"):
-        return (_float(entry.precision), _float(entry.recall), _float(getattr(entry, "f1", float("nan"))))
-    values = list(entry)
-    return tuple(_float(v) for v in (values + [None] * 3)[:3])  # type: ignore[return-value]
-
-
-def _case_scores(raw: Any) -> dict[str, tuple[float, float, float]]:
-    """Per-case scores from a dict keyed by case id, a list of records or a DataFrame."""
-    if raw is None:
-        return {}
-    if hasattr(raw, "to_dict") and hasattr(raw, "columns"):  # pandas DataFrame
-        frame = raw.reset_index() if "id" not in raw.columns and "case" not in raw.columns else raw
-        raw = frame.to_dict(orient="records")
-    out: dict[str, tuple[float, float, float]] = {}
-    if isinstance(raw, Mapping):
-        for case_id, entry in raw.items():
-            if isinstance(entry, Mapping) and isinstance(entry.get("score"), Mapping):
-                entry = entry["score"]
-            out[str(case_id)] = _score_triple(entry)
-        return out
-    for record in raw:
-        record = dict(record)
-        case_id = record.get("case_id") or record.get("id") or record.get("case")
-        if isinstance(record.get("score"), Mapping):
-            record = {**record, **record["score"]}
-        if case_id is not None and record.get("status", OK) == OK:
-            out[str(case_id)] = _score_triple(record)
-    return out
-
-
-def _case_errors(raw: Any) -> dict[str, str]:
-    if not isinstance(raw, (list, tuple)):
-        return {}
-    out = {}
-    for record in raw:
-        if isinstance(record, Mapping) and record.get("status", OK) != OK:
-            case_id = record.get("case_id") or record.get("id")
-            out[str(case_id)] = f"{record.get('status')}: {record.get('message', '')}".strip()
-    return out
-
-
-def _rows(raw: Any) -> list[CharacteristicRow]:
-    """Characteristic rows from a mapping name -> entry or a list of entries."""
-    if isinstance(raw, Mapping):
-        items = [(str(k), v) for k, v in raw.items()]
-    else:
-        items = [(str(v.get("name")), v) for v in (raw or [])]
-    rows = []
-    for name, entry in items:
-        if not isinstance(entry, Mapping):
-            entry = {"value": entry}
-        evidence = entry.get("evidence") or entry.get("finding") or {}
-        if not isinstance(evidence, Mapping):
-            evidence = {"explanation": str(evidence)}
-        expected = entry.get("expected", ())
-        if isinstance(expected, str):
-            expected = (expected,)
-        numbers = evidence.get("numbers", entry.get("numbers", {})) or {}
-        observed = entry.get("observed", entry.get("value"))
-        reason = str(entry.get("expectation_reason", entry.get("reason", "")) or "")
-        source = str(entry.get("expectation_source", "") or "")
-        if source and source != "default":
-            reason = f"declared by {source}" + (f": {reason}" if reason else "")
-        rows.append(CharacteristicRow(
-            name=name,
-            observed=UNDETERMINED if observed is None else str(observed),
-            expected=tuple(str(e) for e in expected),
-            status=str(entry.get("status", "")),
-            explanation=str(evidence.get("explanation") or entry.get("explanation") or entry.get("message") or ""),
-            cases=tuple(str(c) for c in (evidence.get("cases", entry.get("cases", ())) or ())),
-            numbers={str(k): _float(v) for k, v in numbers.items()},
-            reason=reason,
-        ))
-    order = {name: k for k, name in enumerate(CHARACTERISTICS)}
-    rows.sort(key=lambda r: order.get(r.name, len(order)))
-    return rows
-
-
-def report_data(profile: Any) -> ReportData:
-    """Normalise a profile (object with ``to_dict()`` or its dict) into :class:`ReportData`."""
-    data = _as_dict(profile)
-    ev = data.get("evaluator", {})
-    if isinstance(ev, Mapping):
-        name = str(ev.get("name", "evaluator"))
-        params = dict(ev.get("params", {}) or {})
-    else:
-        name = str(ev)
-        params = dict(data.get("params", {}) or {})
-    cases_raw = data.get("cases", data.get("scores"))
-    if cases_raw is None and hasattr(profile, "cases"):
-        cases_raw = profile.cases
-    meta: dict[str, str] = {}
-    dataset = data.get("dataset")
-    if isinstance(dataset, Mapping) and dataset.get("version"):
-        meta["dataset"] = str(dataset["version"])
-    elif data.get("dataset_version"):
-        meta["dataset"] = str(data["dataset_version"])
-    sanity = [(str(x.get("name")), str(x.get("status")), str(x.get("message", "") or ""))
-              for x in (data.get("sanity") or []) if isinstance(x, Mapping)]
-    return ReportData(name, params, _rows(data.get("characteristics", {})), _case_scores(cases_raw), meta,
-                      _case_errors(cases_raw), sanity)
+        profile = Profile.from_dict(profile)
+    if not isinstance(profile, Profile):
+        raise TypeError(f"write_report needs a Profile or its to_dict() form, got {type(profile).__name__}")
+    rows = [_row(profile.characteristic_results[n]) for n in CHARACTERISTICS if n in profile.characteristic_results]
+    cases = profile.case_results.values()
+    return ReportData(
+        evaluator=profile.evaluator,
+        params=dict(profile.params),
+        rows=rows,
+        scores={r.case_id: tuple(r.score) for r in cases if r.ok and r.score is not None},  # type: ignore[misc]
+        meta={"dataset": profile.dataset_version} if profile.dataset_version else {},
+        errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
+        sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -272,124 +163,8 @@ def builtin_scores() -> dict[str, dict[str, tuple[float, float, float]]]:
 
 
 # ---------------------------------------------------------------------------
-# HTML pieces
+# Page sections
 # ---------------------------------------------------------------------------
-
-
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _num(x: float, digits: int = 4) -> str:
-    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
-def thumbnail_svg(y_true: np.ndarray, y_pred: np.ndarray, width: int = 290, label: str | None = None) -> str:
-    """A small inline SVG: the ground-truth events (red) over the predicted events (blue).
-
-    One-point events are drawn at least 1.5 px wide so they stay visible.
-    """
-    T = max(1, int(np.asarray(y_true).shape[0]))
-    row_h, gap, pad = 11, 5, 26
-    height = 2 * row_h + gap + 14
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="thumb" width="{width + pad}" height="{height}" '
-             f'viewBox="0 0 {width + pad} {height}" role="img" aria-label="{_e(label or "case")}">']
-    for row, (y, color, name) in enumerate(((y_true, _GT, "gt"), (y_pred, _PRED, "pred"))):
-        top = row * (row_h + gap)
-        parts.append(f'<text x="0" y="{top + row_h - 2}" font-size="9" fill="{color}">{name}</text>')
-        parts.append(f'<rect x="{pad}" y="{top + row_h / 2 - 0.25:.2f}" width="{width}" height="0.5" fill="#cccccc"/>')
-        starts, ends = to_events(np.asarray(y))
-        for s, e in zip(starts.tolist(), ends.tolist()):
-            x = pad + s / T * width
-            w = max(1.5, (e - s) / T * width)
-            parts.append(f'<rect x="{x:.2f}" y="{top}" width="{w:.2f}" height="{row_h}" fill="{color}"/>')
-    axis_y = 2 * row_h + gap + 11
-    parts.append(f'<text x="{pad}" y="{axis_y}" font-size="8" fill="#777">0</text>')
-    parts.append(f'<text x="{pad + width}" y="{axis_y}" font-size="8" fill="#777" text-anchor="end">T={T}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-#: CSS class and text of each status chip.
-_STATUS_CLASS = {
-    PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "bad",
-    DEVIATION: "dev", UNEXPECTED_PASS: "warn", NOT_APPLICABLE: "neutral", NOT_RUN: "neutral",
-}
-_STATUS_TEXT = {
-    PASSED: "as expected", FAILED: "FAILED", UNDETERMINED: UNDETERMINED, DEVIATION: "declared deviation",
-    UNEXPECTED_PASS: "unexpected pass", NOT_APPLICABLE: "not applicable", NOT_RUN: "not run",
-}
-
-
-def _status_cell(status: str) -> str:
-    key = status.strip().lower()
-    cls = _STATUS_CLASS.get(key, "neutral")
-    return f'<span class="chip {cls}">{_e(_STATUS_TEXT.get(key, status or "-"))}</span>'
-
-
-def _value_chip(value: str, kind: str) -> str:
-    good = {KIND_BENEFICIAL: {YES}, KIND_MISLEADING: {ABSENT}}.get(kind, set())
-    part = {KIND_BENEFICIAL: {PIECEWISE, ONLY_DELAY, ONLY_EARLY}, KIND_MISLEADING: {MITIGATED}}.get(kind, set())
-    cls = "ok" if value in good else "dev" if value in part else "bad" if kind else "neutral"
-    return f'<span class="val {cls}">{_e(value.replace("_", " "))}</span>'
-
-
-_CSS = """
-:root{--gt:#d62728;--pred:#1f5fbf;--ink:#1d2430;--muted:#667085;--line:#e4e7ec;--bg:#f7f8fa}
-*{box-sizing:border-box}
-body{font-family:-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);
- background:var(--bg);margin:0;line-height:1.45;font-size:14px}
-main{max-width:1180px;margin:0 auto;padding:28px 28px 60px}
-h1{font-size:24px;margin:0 0 4px}
-h2{font-size:18px;margin:36px 0 10px;padding-bottom:6px;border-bottom:2px solid var(--line)}
-h3{font-size:15px;margin:0}
-p.sub{color:var(--muted);margin:0 0 14px}
-code{font-family:SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;background:#eef1f5;padding:1px 4px;border-radius:3px}
-.summary{display:flex;gap:12px;flex-wrap:wrap;margin:16px 0 4px}
-.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px}
-.summary .card{min-width:150px}
-.summary .big{font-size:24px;font-weight:700}
-table{border-collapse:collapse;background:#fff;width:100%}
-th,td{border-bottom:1px solid var(--line);padding:6px 9px;text-align:left;vertical-align:top}
-th{background:#f0f2f5;font-weight:600;font-size:12.5px}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.chip,.val{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
-.chip.ok{background:#dcfae6;color:#067647}.chip.bad{background:#fee4e2;color:#b42318}
-.chip.dev{background:#fef0c7;color:#93370d}.chip.warn{background:#ebe9fe;color:#5925dc}
-.chip.neutral{background:#f2f4f7;color:#475467}
-.val.ok{color:#067647}.val.bad{color:#b42318}.val.dev{color:#b54708}.val.neutral{color:#475467}
-.kind{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
-.evidence{margin:14px 0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px}
-.evidence header{display:flex;gap:10px;align-items:center;flex-wrap:wrap;margin-bottom:6px}
-.evidence .why{margin:4px 0 10px}
-.numbers{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:2px 18px;margin:4px 0 12px;
- font-size:12.5px}
-.numbers div{display:flex;justify-content:space-between;border-bottom:1px dotted var(--line);padding:2px 0}
-.numbers b{font-variant-numeric:tabular-nums;font-weight:600}
-.thumbs{display:flex;flex-wrap:wrap;gap:12px}
-.thumbcase{border:1px solid var(--line);border-radius:6px;padding:8px 10px;background:#fcfcfd;width:338px}
-.thumbcase .cid{font-weight:600;font-size:12.5px}
-.thumbcase .desc{color:var(--muted);font-size:12px;margin:2px 0 4px;min-height:2.6em}
-.thumbcase .sc{font-size:12px;font-variant-numeric:tabular-nums}
-svg.thumb{display:block;margin:4px 0}
-.scores td{font-size:12.5px}
-.scores td.f1 b{font-size:13px}
-.scores th small{display:block;font-weight:400;color:var(--muted);font-size:10.5px}
-.scores td small{display:block;color:var(--muted);font-size:10.5px}
-.scores th.you,.scores td.you{background:#eef4ff}
-.scores tr.scen td{background:#f7f8fa;font-weight:600;color:#344054;font-size:12px}
-.scores td.err b{color:#b42318}
-.sanity{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}
-.sanity div{background:#fff;border:1px solid var(--line);border-radius:6px;padding:4px 10px;font-size:12.5px}
-.scroll{overflow-x:auto;border:1px solid var(--line);border-radius:8px}
-.legend{font-size:12px;color:var(--muted)}
-.legend i{display:inline-block;width:14px;height:9px;margin:0 4px 0 10px;vertical-align:middle}
-footer{margin-top:40px;color:var(--muted);font-size:12px}
-"""
-
-
-def _slug(name: str) -> str:
-    return "ev-" + "".join(ch if ch.isalnum() else "-" for ch in name)
 
 
 def _profile_table(rows: Sequence[CharacteristicRow]) -> str:
@@ -398,11 +173,11 @@ def _profile_table(rows: Sequence[CharacteristicRow]) -> str:
     for k, row in enumerate(rows, 1):
         expected = " or ".join(e.replace("_", " ") for e in row.expected) or "-"
         out.append(
-            f'<tr id="row-{_e(row.name)}"><td class="num">{k}</td>'
-            f'<td><a href="#{_slug(row.name)}"><code>{_e(row.name)}</code></a><div class="kind">{_e(row.kind)}</div></td>'
-            f"<td>{_value_chip(row.observed, row.kind)}</td><td>{_e(expected)}</td>"
-            f"<td>{_status_cell(row.status)}</td><td>{_e(row.explanation)}"
-            + (f" <em>({_e(row.reason)})</em>" if row.reason else "") + "</td></tr>"
+            f'<tr id="row-{esc(row.name)}"><td class="num">{k}</td>'
+            f'<td><a href="#{slug(row.name)}"><code>{esc(row.name)}</code></a><div class="kind">{esc(row.kind)}</div></td>'
+            f"<td>{value_chip(row.observed, row.kind)}</td><td>{esc(expected)}</td>"
+            f"<td>{status_chip(row.status)}</td><td>{esc(row.explanation)}"
+            + (f" <em>({esc(row.reason)})</em>" if row.reason else "") + "</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
@@ -411,15 +186,15 @@ def _profile_table(rows: Sequence[CharacteristicRow]) -> str:
 def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mapping[str, Any]) -> str:
     out = []
     for row in rows:
-        out.append(f'<section class="evidence" id="{_slug(row.name)}"><header><h3><code>{_e(row.name)}</code></h3>'
-                   f'<span class="kind">{_e(row.kind)}</span> {_value_chip(row.observed, row.kind)} '
-                   f"{_status_cell(row.status)}</header>")
+        out.append(f'<section class="evidence" id="{slug(row.name)}"><header><h3><code>{esc(row.name)}</code></h3>'
+                   f'<span class="kind">{esc(row.kind)}</span> {value_chip(row.observed, row.kind)} '
+                   f"{status_chip(row.status)}</header>")
         if row.explanation:
-            out.append(f'<p class="why">{_e(row.explanation)}</p>')
+            out.append(f'<p class="why">{esc(row.explanation)}</p>')
         if row.numbers:
             out.append('<div class="numbers">')
             for label, value in row.numbers.items():
-                out.append(f'<div><span>{_e(label)}</span><b>{_num(value)}</b></div>')
+                out.append(f'<div><span>{esc(label)}</span><b>{fmt(value)}</b></div>')
             out.append("</div>")
         involved = [c for c in row.cases if c in cases] or [c.id for c in cases.values() if row.name in c.characteristics]
         if involved:
@@ -429,12 +204,12 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
                 preds = case.predictions
                 note = "" if len(preds) == 1 else f" (run 1 of {len(preds)}; scores are means over the runs)"
                 score = data.scores.get(case_id)
-                sc = ("P {} · R {} · <b>F1 {}</b>".format(*(_num(v) for v in score))
+                sc = ("P {} · R {} · <b>F1 {}</b>".format(*(fmt(v) for v in score))
                       if score else "no score")
-                out.append(f'<div class="thumbcase"><div class="cid">{_e(case_id)}</div>'
-                           f'<div class="desc">{_e(case.description)}{_e(note)}</div>'
+                out.append(f'<div class="thumbcase"><div class="cid">{esc(case_id)}</div>'
+                           f'<div class="desc">{esc(case.description)}{esc(note)}</div>'
                            f"{thumbnail_svg(case.y_true, preds[0], label=case_id)}"
-                           f'<div class="sc">{_e(data.evaluator)}: {sc}</div></div>')
+                           f'<div class="sc">{esc(data.evaluator)}: {sc}</div></div>')
             out.append("</div>")
         out.append("</section>")
     return "".join(out)
@@ -443,26 +218,26 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
 def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str, Mapping[str, tuple]]) -> str:
     names = list(builtins)
     out = ['<div class="scroll"><table class="scores"><thead><tr><th>Case</th>'
-           f'<th class="num you">{_e(data.evaluator)}<small>audited</small></th>'
-           + "".join(f'<th class="num">{_e(n)}</th>' for n in names) + "</tr></thead><tbody>"]
+           f'<th class="num you">{esc(data.evaluator)}<small>audited</small></th>'
+           + "".join(f'<th class="num">{esc(n)}</th>' for n in names) + "</tr></thead><tbody>"]
     scenario = None
     for case in cases:
         if case.scenario != scenario:
             scenario = case.scenario
-            out.append(f'<tr class="scen"><td colspan="{len(names) + 2}">{_e(scenario_title(scenario))}</td></tr>')
+            out.append(f'<tr class="scen"><td colspan="{len(names) + 2}">{esc(scenario_title(scenario))}</td></tr>')
 
         def cell(score: tuple | None, cls: str = "") -> str:
             if score is None:
                 return f'<td class="num {cls}">-</td>'
             p, r, f = score
-            return f'<td class="num f1 {cls}"><b>{_num(f)}</b><small>{_num(p, 3)} / {_num(r, 3)}</small></td>'
+            return f'<td class="num f1 {cls}"><b>{fmt(f)}</b><small>{fmt(p, 3)} / {fmt(r, 3)}</small></td>'
 
         runs = "" if len(case.predictions) == 1 else f" <small>(mean of {len(case.predictions)} runs)</small>"
         if case.id in data.errors:
-            mine = f'<td class="num you err" title="{_e(data.errors[case.id])}"><b>error</b><small>{_e(data.errors[case.id][:60])}</small></td>'
+            mine = f'<td class="num you err" title="{esc(data.errors[case.id])}"><b>error</b><small>{esc(data.errors[case.id][:60])}</small></td>'
         else:
             mine = cell(data.scores.get(case.id), "you")
-        out.append(f"<tr><td><code>{_e(case.id)}</code>{runs}</td>" + mine
+        out.append(f"<tr><td><code>{esc(case.id)}</code>{runs}</td>" + mine
                    + "".join(cell(builtins[n].get(case.id)) for n in names) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -473,11 +248,11 @@ def _sanity(data: ReportData) -> str:
         return ""
     out = ['<h3 style="margin-top:18px">Sanity checks</h3><div class="sanity">']
     for name, status, message in data.sanity:
-        out.append(f"<div><code>{_e(name)}</code> {_status_cell(status)}"
-                   + (f" {_e(message)}" if message else "") + "</div>")
+        out.append(f"<div><code>{esc(name)}</code> {status_chip(status)}"
+                   + (f" {esc(message)}" if message else "") + "</div>")
     if data.errors:
         out.append(f'<div><b>{len(data.errors)}</b> case(s) where the evaluator failed: '
-                   + ", ".join(f"<code>{_e(c)}</code>" for c in data.errors) + "</div>")
+                   + ", ".join(f"<code>{esc(c)}</code>" for c in data.errors) + "</div>")
     out.append("</div>")
     return "".join(out)
 
@@ -493,7 +268,7 @@ def render_report(profile: Any, title: str | None = None) -> str:
     rows = data.rows
     counts: dict[str, int] = {}
     for row in rows:
-        cls = _STATUS_CLASS.get(row.status.strip().lower(), "neutral")
+        cls = STATUS_CLASS.get(row.status.strip().lower(), "neutral")
         counts[cls] = counts.get(cls, 0) + 1
     params = ", ".join(f"{k}={v!r}" for k, v in data.params.items()) or "none"
     meta = {"oipr-bench": __version__, **data.meta}
@@ -510,10 +285,10 @@ def render_report(profile: Any, title: str | None = None) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(heading)}</title><style>{_CSS}</style></head><body><main>",
-        f"<h1>{_e(heading)}</h1>",
-        f'<p class="sub">Parameters: <code>{_e(params)}</code> · '
-        + " · ".join(f"{_e(k)} {_e(v)}" for k, v in meta.items())
+        f"<title>{esc(heading)}</title><style>{CSS}</style></head><body><main>",
+        f"<h1>{esc(heading)}</h1>",
+        f'<p class="sub">Parameters: <code>{esc(params)}</code> · '
+        + " · ".join(f"{esc(k)} {esc(v)}" for k, v in meta.items())
         + " · special-scenario dataset of the OIPR paper (Appendix A, Table A1)</p>",
         f'<div class="summary">{"".join(summary)}</div>',
         "<h2>Characteristic profile</h2>",

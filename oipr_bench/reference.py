@@ -38,12 +38,11 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from . import evaluators, paper
+from . import evaluators, jsondata
 from ._paths import data_dir
-from ._version import __version__
 from .errors import FixtureError
-from .evaluators import Score
-from .io import atomic_write_bytes, dumps_json
+from .jsondata import jsonable, unnumber
+from .score import Score
 
 __all__ = [
     "ReferenceValue",
@@ -96,7 +95,8 @@ C2_ATTENUATIONS: tuple[str, ...] = ("linear", "exp", "sigmoid")
 #: Largest absolute difference ``check_reference`` accepts between a stored and a recomputed value.
 CHECK_TOLERANCE = 1e-12
 
-_METRICS = ("precision", "recall", "f1")
+#: The three numbers of a score, in order.
+METRICS = ("precision", "recall", "f1")
 
 
 class ReferenceValue(NamedTuple):
@@ -121,7 +121,8 @@ class ReferenceValue(NamedTuple):
 # --------------------------------------------------------------------------- computation
 
 
-def _load_cases() -> list[Any]:
+def load_cases() -> list[Any]:
+    """The dataset's 25 cases."""
     from . import scenarios
 
     return list(scenarios.load())
@@ -174,7 +175,7 @@ def compute_score(case: Any, name: str, **params: Any) -> Score:
 def compute_values(name: str, cases: Iterable[Any] | None = None, **params: Any) -> dict[str, ReferenceValue]:
     """Compute evaluator ``name`` (with ``params``) on ``cases`` (default: all 25), keyed by case id."""
     evaluator = evaluators.get(name, **params)
-    cases = _load_cases() if cases is None else [_get_case(c) for c in cases]
+    cases = load_cases() if cases is None else [_get_case(c) for c in cases]
     return {case.id: evaluate_case(evaluator, case) for case in cases}
 
 
@@ -193,38 +194,14 @@ def compute_c1(
     }
 
 
-# --------------------------------------------------------------------------- JSON documents
+# --------------------------------------------------------------------------- files
 
 
-def _num(v: float) -> float | None:
-    v = float(v)
-    return None if math.isnan(v) else v
+def score_from(obj: Mapping[str, Any]) -> Score:
+    return Score(*(unnumber(obj[m]) for m in METRICS))
 
 
-def _unnum(v: Any) -> float:
-    return math.nan if v is None else float(v)
-
-
-def _score_obj(score: Score) -> dict[str, float | None]:
-    return {m: _num(v) for m, v in zip(_METRICS, score)}
-
-
-def _score_from(obj: Mapping[str, Any]) -> Score:
-    return Score(*(_unnum(obj[m]) for m in _METRICS))
-
-
-def _jsonable_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in params.items():
-        if isinstance(value, (np.generic,)):
-            value = value.item()
-        if isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
-    return out
-
-
-def _dataset_version() -> str:
+def dataset_version() -> str:
     from . import scenarios
 
     return str(scenarios.DATASET_VERSION)
@@ -239,120 +216,16 @@ def case_row(case_id: str, label: str | None = None) -> str:
     return f"{scenario.replace('_', ' ')} {label or case_label}"
 
 
-def _scores_document(name: str, cases: list[Any]) -> dict[str, Any]:
-    evaluator = evaluators.get(name)
-    a1 = paper.table_a1()
-    rows = []
-    for case in cases:
-        value = evaluate_case(evaluator, case)
-        printed = a1[case.id][name]
-        rows.append(
-            {
-                "case_id": case.id,
-                "n_runs": len(case.predictions),
-                "score": _score_obj(value.score),
-                "stderr": None if value.stderr is None else _score_obj(value.stderr),
-                "runs": None
-                if value.runs is None
-                else {m: [_num(run[i]) for run in value.runs] for i, m in enumerate(_METRICS)},
-                "paper": {
-                    "table": "A1",
-                    "row": case_row(case.id, paper.row_label(case.id)),
-                    **_score_obj(printed),
-                },
-            }
-        )
-    return {
-        "schema": SCHEMA_ID,
-        "kind": "scores",
-        "evaluator": name,
-        "params": _jsonable_params(evaluator.params),
-        "dataset_version": _dataset_version(),
-        "package_version": __version__,
-        "paper_source": paper.source("a1"),
-        "aggregation": "multi-run cases: score = mean of the per-run values (F1 = mean of per-run F1); "
-        "stderr = sample standard deviation (ddof=1) / sqrt(n_runs)",
-        "cases": rows,
-    }
-
-
-def _c2_document(cases_by_id: Mapping[str, Any]) -> dict[str, Any]:
-    c2 = paper.table_c2()
-    base = evaluators.get("OIPR").params
-    rows = []
-    for case_id, printed in c2.items():
-        case = cases_by_id[case_id]
-        for att in C2_ATTENUATIONS:
-            value = compute_value(case, "OIPR", attenuation=att)
-            rows.append(
-                {
-                    "case_id": case_id,
-                    "attenuation": att,
-                    "score": _score_obj(value.score),
-                    "paper": {"table": "C2", "row": case_row(case_id), "column": f"OIPR ({att})", **_score_obj(printed[att])},
-                }
-            )
-    params = _jsonable_params({k: v for k, v in base.items() if k != "attenuation"})
-    return {
-        "schema": SCHEMA_ID,
-        "kind": "oipr_attenuation",
-        "evaluator": "OIPR",
-        "params": params,
-        "dataset_version": _dataset_version(),
-        "package_version": __version__,
-        "paper_source": paper.source("c2"),
-        "cases": rows,
-    }
-
-
-def _c1_document() -> dict[str, Any]:
-    ours = compute_c1()
-    printed = paper.table_c1()
-    rows = []
-    for att in C2_ATTENUATIONS:
-        for (l_dis, l_obs), threshold in ours[att].items():
-            rows.append(
-                {
-                    "attenuation": att,
-                    "l_dis": l_dis,
-                    "l_obs": l_obs,
-                    "b_dur": C1_B_DUR,
-                    "threshold": threshold,
-                    "paper": {
-                        "table": "C1",
-                        "row": att,
-                        "column": f"{l_dis}, {l_obs}",
-                        "threshold": printed[att][(l_dis, l_obs)],
-                    },
-                }
-            )
-    return {
-        "schema": SCHEMA_ID,
-        "kind": "oipr_long_short_threshold",
-        "evaluator": "OIPR",
-        "definition": "smallest anomaly length x at which the TP area of a completely detected event of length x "
-        "(the sum of its operator interest curve) equals x, the point-wise TP (paper, Appendix C.1); "
-        "computed by oipr_bench.evaluators.oipr.long_short_threshold",
-        "package_version": __version__,
-        "paper_source": paper.source("c1"),
-        "rows": rows,
-    }
-
-
-def build_documents() -> dict[str, dict[str, Any]]:
-    """Compute every reference file's content: ``{file name: JSON document}``."""
-    cases = _load_cases()
-    docs: dict[str, dict[str, Any]] = {}
-    for name, file_name in SCORE_FILES.items():
-        docs[file_name] = _scores_document(name, cases)
-    docs[C2_FILE] = _c2_document({c.id: c for c in cases})
-    docs[C1_FILE] = _c1_document()
-    return docs
-
-
 def reference_dir(directory: str | Path | None = None) -> Path:
     """``directory``, or the shipped ``reference_results`` folder when None."""
     return Path(directory) if directory is not None else data_dir("reference_results")
+
+
+def build_documents() -> dict[str, dict[str, Any]]:
+    """Compute every reference file's content: ``{file name: JSON document}`` (:mod:`oipr_bench.reference_files`)."""
+    from .reference_files import build_documents as build
+
+    return build()
 
 
 def write_reference(directory: str | Path | None = None) -> list[Path]:
@@ -361,30 +234,31 @@ def write_reference(directory: str | Path | None = None) -> list[Path]:
     The bytes are deterministic (:func:`oipr_bench.io.dumps_json`): writing
     twice gives identical files.
     """
-    target = reference_dir(directory)
-    written = []
-    for file_name, doc in build_documents().items():
-        validate_document(doc, file_name)
-        written.append(atomic_write_bytes(target / file_name, dumps_json(doc).encode("utf-8")))
+    from .reference_files import write_documents
+
+    written = write_documents(reference_dir(directory))
     _cached_document.cache_clear()
     return written
 
 
+def check_reference(directory: str | Path | None = None, tolerance: float = CHECK_TOLERANCE) -> list[str]:
+    """Recompute every reference file and compare with the stored one.
+
+    Numbers must agree within ``tolerance`` (absolute; ``null`` only matches
+    ``null``), everything else exactly; ``package_version`` is not compared.
+
+    Returns
+    -------
+    list of str
+        One line per difference, ``"<file>: <JSON path>: <problem>"``; empty when
+        the stored files are up to date.
+    """
+    from .reference_files import check_documents
+
+    return check_documents(reference_dir(directory), tolerance)
+
+
 # --------------------------------------------------------------------------- schema validation and loading
-
-
-@functools.lru_cache(maxsize=1)
-def _schema() -> dict[str, Any]:
-    path = data_dir("schema") / SCHEMA_FILE
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _json_path(parts: Iterable[Any]) -> str:
-    out = "$"
-    for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
 
 
 def validate_document(doc: Any, file: str | None = None) -> None:
@@ -395,30 +269,35 @@ def validate_document(doc: Any, file: str | None = None) -> None:
     FixtureError
         Naming the file, the JSON path and the problem of the first error found.
     """
-    import jsonschema
-
-    schema = _schema()
+    schema = jsondata.schema(SCHEMA_FILE)
     kind = doc.get("kind") if isinstance(doc, dict) else None
     if isinstance(kind, str) and kind in schema["$defs"] and kind in schema["properties"]["kind"]["enum"]:
         # Validate against the branch the document claims, for a precise message.
         schema = {**schema, "oneOf": [{"$ref": f"#/$defs/{kind}"}]}
-    validator = jsonschema.Draft202012Validator(schema)
-    best = jsonschema.exceptions.best_match(validator.iter_errors(doc))
-    if best is not None:
-        raise FixtureError(best.message, file=file, json_path=_json_path(best.absolute_path))
+    problem = jsondata.schema_problem(doc, schema)
+    if problem is not None:
+        raise FixtureError(problem.message, file=file, json_path=problem.path)
 
 
 def load_document(file_name: str, directory: str | Path | None = None) -> dict[str, Any]:
     """Read and validate one reference file (``FixtureError`` if missing, not JSON or invalid)."""
+    from .guards import UnreadableFile, loads_json, read_regular_bytes
+
     path = reference_dir(directory) / file_name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None
+        text = read_regular_bytes(path).decode("utf-8")
+    except UnreadableFile as exc:
+        if str(exc) == "no such file":
+            raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None
+        raise FixtureError(str(exc), file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise FixtureError(f"not UTF-8 text (byte {exc.start})", file=str(path)) from None
     try:
-        doc = json.loads(text)
+        doc = loads_json(text)
     except json.JSONDecodeError as exc:
         raise FixtureError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", file=str(path)) from None
+    except ValueError as exc:
+        raise FixtureError(f"not valid JSON ({exc})", file=str(path)) from None
     validate_document(doc, str(path))
     return doc
 
@@ -433,10 +312,10 @@ def _values_from_document(doc: Mapping[str, Any]) -> dict[str, ReferenceValue]:
     for row in doc["cases"]:
         runs = None
         if row["runs"] is not None:
-            cols = [[_unnum(v) for v in row["runs"][m]] for m in _METRICS]
+            cols = [[unnumber(v) for v in row["runs"][m]] for m in METRICS]
             runs = [Score(p, r, f) for p, r, f in zip(*cols)]
-        stderr = None if row["stderr"] is None else _score_from(row["stderr"])
-        out[row["case_id"]] = ReferenceValue(_score_from(row["score"]), runs, stderr)
+        stderr = None if row["stderr"] is None else score_from(row["stderr"])
+        out[row["case_id"]] = ReferenceValue(score_from(row["score"]), runs, stderr)
     return out
 
 
@@ -458,73 +337,15 @@ def reference_values(name: str, **params: Any) -> dict[str, ReferenceValue]:
     """
     evaluator = evaluators.get(name, **params)
     default = evaluators.get(name)
-    if _jsonable_params(evaluator.params) == _jsonable_params(default.params):
+    if jsonable(evaluator.params) == jsonable(default.params):
         file_name = SCORE_FILES[name]
         doc = _cached_document(file_name)
-        if doc["dataset_version"] != _dataset_version():
+        if doc["dataset_version"] != dataset_version():
             raise FixtureError(
-                f"made for dataset version {doc['dataset_version']}, the dataset is {_dataset_version()}; "
+                f"made for dataset version {doc['dataset_version']}, the dataset is {dataset_version()}; "
                 "run `oipr-bench reference --write`",
                 file=file_name,
                 json_path="$.dataset_version",
             )
         return _values_from_document(doc)
-    return {case.id: evaluate_case(evaluator, case) for case in _load_cases()}
-
-
-# --------------------------------------------------------------------------- checking
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _compare(stored: Any, fresh: Any, path: str, out: list[str], tol: float) -> None:
-    """Append to ``out`` every difference between two JSON values (numbers within ``tol``)."""
-    if isinstance(fresh, dict) and isinstance(stored, dict):
-        for key in sorted(set(stored) | set(fresh), key=str):
-            if key == "package_version":
-                continue  # informative only: a version bump alone does not make values stale
-            if key not in stored:
-                out.append(f"{path}.{key}: missing from the stored file")
-            elif key not in fresh:
-                out.append(f"{path}.{key}: not produced any more")
-            else:
-                _compare(stored[key], fresh[key], f"{path}.{key}", out, tol)
-    elif isinstance(fresh, list) and isinstance(stored, list):
-        if len(stored) != len(fresh):
-            out.append(f"{path}: {len(stored)} items stored, {len(fresh)} computed")
-            return
-        for i, (s, f) in enumerate(zip(stored, fresh)):
-            _compare(s, f, f"{path}[{i}]", out, tol)
-    elif _is_number(stored) and _is_number(fresh) and (isinstance(stored, float) or isinstance(fresh, float)):
-        if not abs(float(stored) - float(fresh)) <= tol:
-            out.append(f"{path}: stored {stored!r}, computed {fresh!r} (difference {abs(float(stored) - float(fresh)):.3g})")
-    elif stored != fresh or type(stored) is not type(fresh):
-        out.append(f"{path}: stored {stored!r}, computed {fresh!r}")
-
-
-def check_reference(directory: str | Path | None = None, tolerance: float = CHECK_TOLERANCE) -> list[str]:
-    """Recompute every reference file and compare with the stored one.
-
-    Numbers must agree within ``tolerance`` (absolute; ``null`` only matches
-    ``null``), everything else exactly; ``package_version`` is not compared.
-
-    Returns
-    -------
-    list of str
-        One line per difference, ``"<file>: <JSON path>: <problem>"``; empty when
-        the stored files are up to date.
-    """
-    target = reference_dir(directory)
-    problems: list[str] = []
-    for file_name, fresh in build_documents().items():
-        try:
-            stored = load_document(file_name, target)
-        except FixtureError as exc:
-            problems.append(str(exc))
-            continue
-        diffs: list[str] = []
-        _compare(stored, fresh, "$", diffs, tolerance)
-        problems.extend(f"{file_name}: {d}" for d in diffs)
-    return problems
+    return {case.id: evaluate_case(evaluator, case) for case in load_cases()}

@@ -28,7 +28,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from . import evaluators, paper
+from .jsondata import jsonable
 from .reference import C1_L_DIS, C2_ATTENUATIONS, case_row, compute_c1, evaluate_case
+from .render import table
 
 __all__ = [
     "Comparison",
@@ -258,13 +260,7 @@ def _legend(result: TableResult) -> list[str]:
 
 def _render_table(result: TableResult) -> str:
     header, body = _grid(result)
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    lines = [f"Table {result.table} reproduced by oipr-bench"]
-    fmt_row = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    lines.append(fmt_row(header))
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend(fmt_row(r) for r in body)
-    lines.append("")
+    lines = [f"Table {result.table} reproduced by oipr-bench", *table(header, body, rule=True), ""]
     lines.extend(_legend(result))
     lines.append(result.summary())
     return "\n".join(lines) + "\n"
@@ -272,20 +268,11 @@ def _render_table(result: TableResult) -> str:
 
 def _render_markdown(result: TableResult) -> str:
     header, body = _grid(result)
-    esc = lambda s: s.replace("|", "\\|")  # noqa: E731
-    lines = ["| " + " | ".join(esc(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines.extend("| " + " | ".join(esc(c) for c in r) + " |" for r in body)
-    lines.append("")
+    lines = [*table(header, body, markdown=True), ""]
     lines.extend(_legend(result))
     lines.append("")
     lines.append(f"**{result.summary()}**")
     return "\n".join(lines) + "\n"
-
-
-def _json_value(v: Any) -> Any:
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
 
 
 def _render_json(result: TableResult) -> str:
@@ -298,7 +285,7 @@ def _render_json(result: TableResult) -> str:
         "n_match": result.n_match,
         "n_total": result.n_total,
         "ok": result.ok,
-        "values": [{k: _json_value(v) for k, v in c.as_dict().items()} for c in result.comparisons],
+        "values": [jsonable(c.as_dict()) for c in result.comparisons],
     }
     return dumps_json(doc)
 

@@ -24,13 +24,9 @@ MAX_FUNCTION_LINES = 60
 MODULE_EXCEPTIONS: dict[str, str] = {
     "characteristics.py": "being reshaped for scalar metrics (issue 9); to be split by its owner",
     "scenarios/loader.py": "being hardened against hostile fixtures (issue 12); to be split by its owner",
-    "html_report.py": "split in progress (issue 13 part 4)",
-    "plugin.py": "split in progress (issue 13 part 3)",
-    "reference.py": "split in progress (issue 13 part 4)",
 }
 FUNCTION_EXCEPTIONS: dict[str, str] = {
     "scenarios/loader.py:_parse_scenario_file": "being hardened against hostile fixtures (issue 12)",
-    "plugin.py:pytest_addoption": "split in progress (issue 13 part 3)",
     "evaluators/affiliation.py:_zones": "evaluator internals are being edited for issue 11 (TaPR/benchmarks)",
 }
 

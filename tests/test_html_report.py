@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from html.parser import HTMLParser
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from oipr_bench import characteristics, evaluators, paper, scenarios
 from oipr_bench.cli import main
+from oipr_bench.errors import FixtureError
 from oipr_bench.html_report import builtin_scores, report_data, thumbnail_svg, write_report
 from oipr_bench.profiles import audit
 
@@ -145,15 +147,25 @@ def test_report_from_dict_and_failed_cases(tmp_path):
     assert [r.name for r in data.rows] == list(characteristics.CHARACTERISTICS)
 
 
-def test_report_data_minimal_dict():
-    data = report_data({
-        "evaluator": {"name": "X", "params": {"k": 1}},
-        "cases": [{"case_id": "fragmented_tps/c1", "precision": 0.5, "recall": None, "f1": 0.25}],
-        "characteristics": [{"name": "fragments_merging", "observed": "yes", "expected": ["yes"], "status": "passed"}],
-    })
-    assert data.evaluator == "X" and data.params == {"k": 1}
-    assert data.scores["fragmented_tps/c1"][0] == 0.5 and math.isnan(data.scores["fragmented_tps/c1"][1])
-    assert data.rows[0].kind == "beneficial"
+def test_report_data_reads_a_json_report_through_profile_from_dict():
+    profile = audit("PW", sanity=False, expect={"fragments_merging": "no"})
+    from_dict = report_data(json.loads(profile.to_json()))
+    assert from_dict == report_data(profile)
+    assert from_dict.evaluator == "PW" and from_dict.params == {}
+    assert [r.kind for r in from_dict.rows] == ["beneficial"] * 5 + ["misleading"] * 5
+    row = {r.name: r for r in from_dict.rows}["fragments_merging"]
+    assert row.expected == ("no",) and row.status == "deviation" and row.reason == "declared by expect"
+    assert row.numbers["F1 fragmented_fps/c1"] == pytest.approx(0.8)
+    assert from_dict.scores["overlap_proportion/c1"] == pytest.approx((1.0, 0.02, 0.0392157), abs=1e-6)
+
+
+def test_report_data_refuses_what_is_not_a_report():
+    with pytest.raises(FixtureError, match=r"^\$: not an oipr-bench report: 'format' is a required property"):
+        report_data({"evaluator": {"name": "X", "params": {}}, "cases": [], "characteristics": []})
+    doc = json.loads(audit("PW", sanity=False).to_json())
+    doc["cases"][0]["precision"] = "high"
+    with pytest.raises(FixtureError, match=r"^\$\.cases\[0\]\.precision: not an oipr-bench report: 'high'"):
+        report_data(doc)
     with pytest.raises(TypeError, match="Profile"):
         report_data(42)
 

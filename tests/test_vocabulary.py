@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench import characteristics, html_report, paper, plugin, profiles, scenarios, vocabulary
+from oipr_bench import characteristics, html_report, paper, plugin_items, profiles, scenarios, vocabulary
 from oipr_bench.vocabulary import (
     BENEFICIAL,
     CASE_STATUSES,
@@ -60,7 +60,7 @@ def test_the_other_modules_use_the_same_objects():
     assert characteristics.VALUES is VALUES
     assert scenarios.CHARACTERISTICS is CHARACTERISTICS
     assert profiles.SANITY_CHECKS is SANITY_CHECKS
-    assert plugin.SANITY_CHECKS is SANITY_CHECKS
+    assert plugin_items.CHARACTERISTICS is CHARACTERISTICS
     assert html_report.CHARACTERISTICS is CHARACTERISTICS
 
 

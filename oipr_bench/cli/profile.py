@@ -28,9 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def compute() -> dict[str, dict[str, str | None]]:
     """``{characteristic: {evaluator: computed value}}`` for the seven built-ins."""
-    from ..characteristics import CHARACTERISTICS
     from ..evaluators import NAMES
     from ..profiles import audit
+    from ..vocabulary import CHARACTERISTICS
 
     out: dict[str, dict[str, str | None]] = {name: {} for name in CHARACTERISTICS}
     for ev in NAMES:
@@ -41,9 +41,10 @@ def compute() -> dict[str, dict[str, str | None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..characteristics import CHARACTERISTICS
     from ..evaluators import NAMES
     from ..paper import table_5
+    from ..render import table
+    from ..vocabulary import CHARACTERISTICS
 
     paper = table_5()
     ours = compute()
@@ -70,12 +71,7 @@ def run(args: argparse.Namespace) -> int:
             v = ours[n][e] or "-"
             cells.append(v if ours[n][e] == paper[n][e] else f"*{v} (paper: {paper[n][e]})")
         rows.append([n, *cells])
-    if args.format == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
-    else:
-        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + rows]
+    lines = table(header, rows, markdown=args.format == "markdown")
     sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.write(f"\n{total - mismatches} of {total} cells match the paper's Table 5 and Table A1 markers"
                      + (" (* marks a mismatch)" if mismatches else "") + "\n")

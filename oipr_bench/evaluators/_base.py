@@ -1,39 +1,55 @@
-"""The result type and the F1 rule shared by every evaluator.
+"""What every built-in evaluator shares: the result type and a small base class.
 
-Every evaluator reports precision and recall; F1 is their harmonic mean
-(paper, eq. 1): ``F1 = 2PR / (P + R)``, 0 when ``P + R = 0`` and NaN when
-either P or R is NaN (the paper prints ``nan`` for AM on the all-zero
-detector, Table A1, constant detector c1).
+:class:`Score` and the F1 rule (paper, eq. 1) live in :mod:`oipr_bench.score`
+and are re-exported here.  :class:`Evaluator` derives ``params`` and
+``__repr__`` from the parameters ``__init__`` declares, as scikit-learn's
+``BaseEstimator`` does: every ``__init__`` parameter is stored on the instance
+under its own name, so nothing is written twice.
 """
 
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
+import inspect
+from typing import Any
+
+from ..score import Score, f1_from, make_score
+
+__all__ = ["Score", "f1_from", "make_score", "Evaluator"]
 
 
-class Score(NamedTuple):
-    """Precision, recall and F1 of one evaluation (paper, eq. 1)."""
+class Evaluator:
+    """Base class of the built-in evaluators.
 
-    precision: float
-    recall: float
-    f1: float
+    A subclass sets ``name`` (the short name of the paper's tables) and stores
+    each ``__init__`` parameter as an attribute of the same name.
 
-
-def f1_from(precision: float, recall: float) -> float:
-    """Harmonic mean of ``precision`` and ``recall`` (paper, eq. 1).
-
-    Returns 0.0 when both are 0 and NaN when either is NaN.
+    Examples
+    --------
+    >>> class Scaled(Evaluator):
+    ...     name = "S"
+    ...     def __init__(self, k: float = 1.0) -> None:
+    ...         self.k = k
+    >>> Scaled(2.0).params, Scaled(2.0)
+    ({'k': 2.0}, Scaled(k=2.0))
     """
-    p, r = float(precision), float(recall)
-    if math.isnan(p) or math.isnan(r):
-        return math.nan
-    if p + r == 0.0:
-        return 0.0
-    return 2.0 * p * r / (p + r)
 
+    #: Short name, as in the paper's tables.
+    name: str = ""
 
-def make_score(precision: float, recall: float) -> Score:
-    """Build a :class:`Score` from P and R, computing F1 with :func:`f1_from`."""
-    p, r = float(precision), float(recall)
-    return Score(p, r, f1_from(p, r))
+    @classmethod
+    def param_names(cls) -> tuple[str, ...]:
+        """The keyword parameters of ``__init__``, in order (``**kwargs`` and ``*args`` are not parameters)."""
+        if cls.__init__ is object.__init__:
+            return ()
+        sig = inspect.signature(cls.__init__)
+        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return tuple(p.name for p in list(sig.parameters.values())[1:] if p.kind in kinds)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters in force: ``{name: value}`` for every ``__init__`` parameter."""
+        return {name: getattr(self, name) for name in self.param_names()}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"

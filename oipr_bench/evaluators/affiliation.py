@@ -59,9 +59,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["Affiliation", "AffiliationZones"]
 
@@ -137,7 +137,7 @@ def _left_anchor_recall_integrals(
     return span - (linear + kinked) / width
 
 
-class Affiliation:
+class Affiliation(Evaluator):
     """Affiliation precision/recall ("AM"; Huet et al., KDD 2022).
 
     No parameters: the paper's Table 5 counts 0 custom parameters for AM.
@@ -158,10 +158,6 @@ class Affiliation:
         if params:
             unknown = ", ".join(sorted(params))
             raise TypeError(f"AM: unknown parameter(s) {unknown}; AM has no parameters")
-        self.params: dict[str, Any] = {}
-
-    def __repr__(self) -> str:
-        return "Affiliation()"
 
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         """Return the AM precision, recall and F1 of ``y_pred`` against ``y_true``.
@@ -221,8 +217,11 @@ class Affiliation:
         pe = pe_i.astype(np.float64)
         # Cut each predicted event at the zone borders it crosses.  The cuts are
         # strictly increasing, so pieces have positive length and come out sorted.
-        first = np.searchsorted(cuts, ps, side="right")
-        last = np.searchsorted(cuts, pe, side="left")
+        # Counted on doubled (integer) coordinates, where a cut is ge[i] + gs[i + 1]:
+        # first = #(cuts <= ps), last = #(cuts < pe) = #(2 cuts <= 2 pe - 1).
+        cuts2 = ge_i[:-1] + gs_i[1:]
+        first = count_at_most(cuts2, 2 * ps_i, 2 * y_true.shape[0])
+        last = count_at_most(cuts2, 2 * pe_i - 1, 2 * y_true.shape[0])
         counts = last - first + 1
         total = int(counts.sum())
         owner = np.repeat(np.arange(ps.shape[0]), counts)

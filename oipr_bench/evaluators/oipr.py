@@ -37,10 +37,10 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from ..events import to_events
+from ..events import prefers_running_count, to_events
 from ..inputs import check_pair
-from ._params import check_choice, check_real
-from ._base import Score, make_score
+from ._params import check_choice, check_length_cap, check_real
+from ._base import Evaluator, Score, make_score
 
 __all__ = [
     "OIPR",
@@ -173,7 +173,7 @@ def _check_length(name: str, value: object, allow_auto: bool) -> ParamLength:
         raise TypeError(f"OIPR: parameter {name} must be a non-negative integer{hint}; got {value!r}")
     if value < 0:
         raise ValueError(f"OIPR: parameter {name} must be non-negative; got {value!r}")
-    return int(value)
+    return check_length_cap("OIPR", name, int(value))
 
 
 def _check_b_dur(value: object) -> float:
@@ -290,6 +290,10 @@ def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
     small, large = (true, pred) if true.positions.size <= pred.positions.size else (pred, true)
     if small.positions.size == 0:
         return 0.0
+    if prefers_running_count(large.positions.size, small.positions.size, large.length):
+        # Dense supports: the larger curve as a dense array (zero off its support,
+        # and min(0, v) = 0), read in the smaller curve's order; no binary search.
+        return float(np.minimum(large.dense()[small.positions], small.values).sum())
     idx = np.searchsorted(large.positions, small.positions)
     np.minimum(idx, large.positions.size - 1, out=idx)
     common = large.positions[idx] == small.positions
@@ -385,7 +389,7 @@ class OIPRAreas(NamedTuple):
     curve_pred: np.ndarray
 
 
-class OIPR:
+class OIPR(Evaluator):
     """Operator-interest precision/recall (the OIPR paper, eqs. 2-9, Algorithm 1).
 
     Parameters
@@ -440,13 +444,6 @@ class OIPR:
         self.b_dur = _check_b_dur(b_dur)
         self.attenuation = _check_attenuation(attenuation)
         self.auto_rule = check_choice(self.name, "auto_rule", auto_rule, AUTO_RULES)
-        self.params: dict[str, Any] = {
-            "l_dis": self.l_dis,
-            "l_obs": self.l_obs,
-            "b_dur": self.b_dur,
-            "attenuation": self.attenuation,
-            "auto_rule": self.auto_rule,
-        }
 
     def resolve_params(self, y_true: Any) -> tuple[int, int]:
         """Concrete ``(l_dis, l_obs)`` for ``y_true`` ("auto" resolved by ``auto_rule``)."""
@@ -493,11 +490,6 @@ class OIPR:
         recall = tp / auc_true if auc_true > 0 else 0.0
         return make_score(precision, recall)
 
-    def __repr__(self) -> str:
-        return (
-            f"OIPR(l_dis={self.l_dis!r}, l_obs={self.l_obs!r}, b_dur={self.b_dur!r}, "
-            f"attenuation={self.attenuation!r}, auto_rule={self.auto_rule!r})"
-        )
 
 
 # ---------------------------------------------------------------------------

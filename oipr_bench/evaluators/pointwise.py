@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._params import check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["PointWise", "PointAdjust", "PointAdjustK", "pointwise_counts", "adjust_predictions"]
 
@@ -64,7 +64,7 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
 def _event_hits(starts: np.ndarray, y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
     """Number of predicted points inside each ground-truth event."""
     both = np.flatnonzero((y_true & y_pred).view(np.bool_))
-    event_of = np.searchsorted(starts, both, side="right") - 1
+    event_of = count_at_most(starts, both, y_true.shape[0]) - 1
     return np.bincount(event_of, minlength=starts.size).astype(np.int64)
 
 
@@ -111,7 +111,7 @@ def adjust_predictions(y_true: np.ndarray, y_pred: np.ndarray, k: float = 0) -> 
     return adjusted
 
 
-class PointWise:
+class PointWise(Evaluator):
     """Point-wise precision/recall (PW).
 
     ``P = TP / (TP + FP)``, ``R = TP / (TP + FN)`` over individual points;
@@ -125,18 +125,12 @@ class PointWise:
 
     name = "PW"
 
-    def __init__(self) -> None:
-        self.params: dict[str, Any] = {}
-
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         return _pw_score(t, p)
 
-    def __repr__(self) -> str:
-        return "PointWise()"
 
-
-class PointAdjust:
+class PointAdjust(Evaluator):
     """Point adjustment (PA, Xu et al., WWW 2018).
 
     Every ground-truth event with at least one predicted point is treated as
@@ -150,18 +144,12 @@ class PointAdjust:
 
     name = "PA"
 
-    def __init__(self) -> None:
-        self.params: dict[str, Any] = {}
-
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         return _pak_score(t, p, 0)
 
-    def __repr__(self) -> str:
-        return "PointAdjust()"
 
-
-class PointAdjustK:
+class PointAdjustK(Evaluator):
     """PA%K (Kim et al., AAAI 2022).
 
     A ground-truth event is treated as fully predicted only when strictly more
@@ -192,11 +180,7 @@ class PointAdjustK:
     def __init__(self, k: float = 50) -> None:
         check_real(self.name, "k", k, 0.0, 100.0)
         self.k = k.item() if isinstance(k, np.generic) else k
-        self.params: dict[str, Any] = {"k": self.k}
 
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         return _pak_score(t, p, self.k)
-
-    def __repr__(self) -> str:
-        return f"PointAdjustK(k={self.k!r})"

@@ -51,10 +51,10 @@ from typing import Any
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_real
-from ._base import Score, make_score
+from ._base import Evaluator, Score, make_score
 
 __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
 
@@ -122,7 +122,7 @@ def _range_scores(
     return float(per_range.sum() / n_own)
 
 
-class RangeBased:
+class RangeBased(Evaluator):
     """Range-based precision RP and recall RR of Tatbul et al. (NeurIPS 2018).
 
     Parameters
@@ -173,21 +173,6 @@ class RangeBased:
         self.bias_r = check_choice(self.name, "bias_r", bias_r, BIASES)
         self.bias_p = check_choice(self.name, "bias_p", bias_p, BIASES)
 
-    @property
-    def params(self) -> dict[str, Any]:
-        """The parameters in force."""
-        return {
-            "alpha_r": self.alpha_r,
-            "alpha_p": self.alpha_p,
-            "cardinality": self.cardinality,
-            "bias_r": self.bias_r,
-            "bias_p": self.bias_p,
-        }
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        return f"RangeBased({args})"
-
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         """Return RP, RR and their F1 for one pair of 0/1 series.
 
@@ -201,8 +186,9 @@ class RangeBased:
         p_s, p_e = to_events(p.view(np.bool_))
         # Predicted ranges overlapping real range i: indices first[i] .. last[i]-1
         # (p_e > r_s[i] and p_s < r_e[i]); disjoint sorted ranges make this a block.
-        first = np.searchsorted(p_e, r_s, side="right")
-        last = np.searchsorted(p_s, r_e, side="left")
+        # (searchsorted(p_s, r_e, "left") = number of starts <= r_e - 1.)
+        first = count_at_most(p_e, r_s, t.shape[0])
+        last = count_at_most(p_s, r_e - 1, t.shape[0])
         count = np.maximum(last - first, 0)
         n_pairs = int(count.sum())
         pair_r = np.repeat(np.arange(r_s.shape[0]), count)
