@@ -9,7 +9,6 @@ observed value and its expectation into a status.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -140,27 +139,26 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
     The file holds ``name = "value"`` pairs (or lists of values, or tables
     ``{value = "...", reason = "..."}``), at top level or under a table named
     ``oipr_profile`` or ``expect``.  TOML is read with :mod:`tomllib` (Python
-    3.11+) or ``tomli``; a ``.json`` file as JSON.
+    3.11+) or ``tomli``; a ``.json`` file as strict JSON (a duplicate key is
+    an error).  Only a regular file of at most 1 MiB and 64 levels of nesting
+    is read (:mod:`oipr_bench.guards`).
 
     Raises
     ------
     UsageError
-        Missing or unreadable file, bad syntax, unknown names or values.
+        Missing, non-regular, oversized or unreadable file, bad syntax,
+        duplicate keys, unknown names or values.
     """
+    from .guards import MAX_EXPECT_BYTES, UnreadableFile, loads_json, loads_toml, read_regular_bytes
+
     p = Path(path)
     try:
-        text = p.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc.strerror or exc}") from None
+        raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
+    except UnreadableFile as exc:
+        raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
     try:
-        if p.suffix.lower() == ".json":
-            data = json.loads(text.decode("utf-8"))
-        else:
-            try:
-                import tomllib  # type: ignore[import-not-found]
-            except ModuleNotFoundError:  # Python 3.10
-                import tomli as tomllib  # type: ignore[no-redef]
-            data = tomllib.loads(text.decode("utf-8"))
+        text = raw.decode("utf-8")
+        data = loads_json(text) if p.suffix.lower() == ".json" else loads_toml(text)
     except UnicodeDecodeError as exc:
         raise UsageError(f"--expect-file {str(p)!r}: not UTF-8 text ({exc.reason})") from None
     except ValueError as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors

@@ -2,12 +2,24 @@
 
 An interrupted run never leaves a half-written file, and an existing file is
 only ever replaced by a complete one.
+
+What is *not* a plain file is never replaced:
+
+* a symlink is followed: its target is written (atomically, beside the
+  target), the link stays a link;
+* a character/block device or a FIFO (``/dev/stdout``, ``>(cmd)``, a copy of
+  ``/dev/full``) is written directly, with no temporary file and no rename,
+  and a write error (``ENOSPC``...) is raised, never swallowed;
+* a folder, or a path written with a trailing ``/``, is refused with
+  :class:`IsADirectoryError` (a report needs a file name).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,9 +35,50 @@ def _target_mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
+def _write_direct(path: Path, data: bytes) -> None:
+    """Write ``data`` to a device or FIFO in place; every short or failed write raises."""
+    with open(path, "wb", buffering=0) as fh:
+        view = memoryview(data)
+        while view:
+            written = fh.write(view)
+            if not written:
+                raise OSError(errno.EIO, "write made no progress", str(path))
+            view = view[written:]
+
+
+def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
+    """(file to write, write it directly?) for ``path``; see the module docstring."""
+    raw = os.fspath(path)
+    if raw.endswith("/") or raw.endswith(os.sep):
+        raise IsADirectoryError(errno.EISDIR, "ends with a path separator; give a file name, not a folder", raw)
+    target = Path(raw)
+    try:
+        st = os.stat(target)  # follows symlinks
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder; give a file name", raw)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return target, True
+    if target.is_symlink():  # write the link's target, beside the target
+        target = Path(os.path.realpath(target))
+    return target, False
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically and return the path."""
-    path = Path(path)
+    """Write ``data`` to ``path`` atomically and return the path.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written (IsADirectoryError for a folder); the old
+        content of ``path`` is then unchanged.
+    """
+    given = Path(path)
+    path, direct = _destination(path)
+    if direct:
+        _write_direct(path, data)
+        return given
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -47,7 +100,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         except FileNotFoundError:
             pass
         raise
-    return path
+    return given
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:

@@ -201,6 +201,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             profile = state.build_profile()
         except Exception as exc:  # never turn a finished run into an internal error
             state.write_errors.append(f"could not build the profile: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED if session.exitstatus == 0 else session.exitstatus
             return
         if config.option.oipr_report:
             try:
@@ -223,6 +224,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                     state.written.append(f"HTML report written to {config.option.oipr_html}")  # type: ignore[attr-defined]
                 except Exception as exc:
                     state.write_errors.append(f"--oipr-html: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
+        if state.write_errors and session.exitstatus == 0:  # type: ignore[attr-defined]
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a report asked for and not written fails the run
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -73,7 +73,11 @@ class AuditSession:
         if self._cases is None:
             from . import scenarios
 
-            self._cases = {c.id: c for c in scenarios.load()}
+            from .characteristics import REQUIRED_CASES
+
+            cases = scenarios.load()
+            scenarios.loader.check_complete(cases, [c for ids in REQUIRED_CASES.values() for c in ids])
+            self._cases = {c.id: c for c in cases}
         return self._cases
 
     @property

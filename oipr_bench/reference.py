@@ -281,15 +281,23 @@ def validate_document(doc: Any, file: str | None = None) -> None:
 
 def load_document(file_name: str, directory: str | Path | None = None) -> dict[str, Any]:
     """Read and validate one reference file (``FixtureError`` if missing, not JSON or invalid)."""
+    from .guards import UnreadableFile, loads_json, read_regular_bytes
+
     path = reference_dir(directory) / file_name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None
+        text = read_regular_bytes(path).decode("utf-8")
+    except UnreadableFile as exc:
+        if str(exc) == "no such file":
+            raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None
+        raise FixtureError(str(exc), file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise FixtureError(f"not UTF-8 text (byte {exc.start})", file=str(path)) from None
     try:
-        doc = json.loads(text)
+        doc = loads_json(text)
     except json.JSONDecodeError as exc:
         raise FixtureError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", file=str(path)) from None
+    except ValueError as exc:
+        raise FixtureError(f"not valid JSON ({exc})", file=str(path)) from None
     validate_document(doc, str(path))
     return doc
 

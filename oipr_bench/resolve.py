@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import UsageError
+from .guards import describe_exception
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
 
@@ -146,6 +147,10 @@ def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
             obj = getattr(obj, part)
         except AttributeError:
             raise UsageError(f"evaluator {spec!r}: {where} has no attribute {part!r}") from None
+        except BaseException as exc:  # a module __getattr__ or a property may raise anything
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise UsageError(f"evaluator {spec!r}: looking up {part!r} in {where} failed: {describe_exception(exc)}") from None
         where = f"{where}.{part}"
     return obj
 
@@ -190,13 +195,23 @@ def load_object(spec: str) -> Any:
     raise last_error
 
 
-def _profile_of(*objs: Any) -> dict[str, Any]:
+def _user_attr(obj: Any, attr: str, display: str) -> Any:
+    """``getattr(obj, attr, None)``, turning anything a hostile property raises into a UsageError."""
+    try:
+        return getattr(obj, attr, None)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UsageError(f"evaluator {display}: reading its {attr!r} attribute failed: {describe_exception(exc)}") from None
+
+
+def _profile_of(*objs: Any, display: str = "") -> dict[str, Any]:
     for obj in objs:
-        prof = getattr(obj, "oipr_profile", None)
+        prof = _user_attr(obj, "oipr_profile", display)
         if prof is None:
             continue
         if not isinstance(prof, Mapping):
-            raise UsageError(f"the evaluator's oipr_profile must be a dict, got {type(prof).__name__}")
+            raise UsageError(f"evaluator {display}: its oipr_profile must be a dict, got {type(prof).__name__}")
         return dict(prof)
     return {}
 
@@ -228,22 +243,18 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
                 inst = get(spec, **params)
             except (TypeError, ValueError) as exc:
                 raise UsageError(f"evaluator {spec}: bad parameter: {exc}") from None
-            return Resolved(inst, name or spec, dict(getattr(inst, "params", params)), inst, spec, _profile_of(inst))
+            return Resolved(inst, name or spec, dict(getattr(inst, "params", params)), inst, spec,
+                            _profile_of(inst, display=spec))
         obj = load_object(spec)
         display = name or spec
     else:
         obj = evaluator
-        display = name or getattr(obj, "__qualname__", None) or type(obj).__qualname__
+        display = name or _user_attr(obj, "__qualname__", type(obj).__qualname__) or type(obj).__qualname__
+        if not isinstance(display, str):
+            display = type(obj).__qualname__
     owner = obj
     if inspect.isclass(obj):
-        try:
-            inst = obj(**params)
-        except Exception as exc:
-            raise UsageError(f"evaluator {display}: cannot instantiate {obj.__qualname__}({_kw(params)}): {type(exc).__name__}: {exc}") from None
-        fn = _callable_of(inst, display)
-        in_force = getattr(inst, "params", None)
-        in_force = dict(in_force) if isinstance(in_force, Mapping) else params
-        return Resolved(fn, display, in_force, inst, None, _profile_of(inst, obj))
+        return _resolve_class(obj, params, display)
     if inspect.isroutine(obj) or isinstance(obj, functools.partial):
         fn = functools.partial(obj, **params) if params else obj
         if params:
@@ -253,13 +264,29 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
                 raise UsageError(f"evaluator {display}: bad parameter: {exc}") from None
             except ValueError:
                 pass  # no signature available (builtins): let the call tell
-        return Resolved(fn, display, params, obj, None, _profile_of(owner))
+        return Resolved(fn, display, params, obj, None, _profile_of(owner, display=display))
     if params:
         raise UsageError(f"evaluator {display}: parameters can only be given to a class or a function, not to an instance")
     fn = _callable_of(obj, display)
-    in_force = getattr(obj, "params", None)
+    in_force = _user_attr(obj, "params", display)
     in_force = dict(in_force) if isinstance(in_force, Mapping) else {}
-    return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj)))
+    return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj), display=display))
+
+
+def _resolve_class(cls: type, params: dict[str, Any], display: str) -> Resolved:
+    """Instantiate ``cls(**params)``; anything its ``__init__`` raises (SystemExit too) is a UsageError."""
+    try:
+        inst = cls(**params)
+    except BaseException as exc:  # SystemExit in __init__ included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UsageError(
+            f"evaluator {display}: cannot instantiate {cls.__qualname__}({_kw(params)}): {describe_exception(exc)}"
+        ) from None
+    fn = _callable_of(inst, display)
+    in_force = _user_attr(inst, "params", display)
+    in_force = dict(in_force) if isinstance(in_force, Mapping) else params
+    return Resolved(fn, display, in_force, inst, None, _profile_of(inst, cls, display=display))
 
 
 def _kw(params: Mapping[str, Any]) -> str:
@@ -269,7 +296,7 @@ def _kw(params: Mapping[str, Any]) -> str:
 def _callable_of(obj: Any, display: str) -> Callable[[Any, Any], Any]:
     if callable(obj):
         return obj
-    method = getattr(obj, "evaluate", None)
+    method = _user_attr(obj, "evaluate", display)
     if callable(method):
         return method
     raise UsageError(f"evaluator {display}: {type(obj).__name__} object is not callable and has no evaluate method")

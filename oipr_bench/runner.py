@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
-import traceback
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -29,6 +29,8 @@ import numpy as np
 
 from .evaluators.tapr import above_one_note
 from .score import Score, f1_from
+from .guards import describe_exception, format_exception, safe_str
+from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
 
 #: Kinds of outcome, in the words the reports use (defined in :mod:`oipr_bench.vocabulary`).
 from .vocabulary import BAD_RESULT, CRASHED, MUTATED, OK, RAISED, TIMED_OUT
@@ -175,14 +177,20 @@ def call_evaluator(
     y_true = np.asarray(y_true).astype(dtype)
     y_pred = np.asarray(y_pred).astype(dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
+    sigint = SigintWatch()
     try:
-        result = fn(t_copy, p_copy)
-    except KeyboardInterrupt:
-        raise
+        with sigint, evaluator_streams():
+            result = fn(t_copy, p_copy)
+    except KeyboardInterrupt as exc:
+        if sigint.real:  # a real Ctrl-C (or no way to tell): stop the run
+            raise
+        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)} (its own, not a Ctrl-C)"),
+                           detail=format_exception(exc))
     except SystemExit as exc:  # a bare exit() inside a metric package must not end the run
-        return CallOutcome(RAISED, message=f"raised SystemExit (called exit({exc.code!r}))", detail=traceback.format_exc())
+        return CallOutcome(RAISED, message=outcome_text(f"raised SystemExit (called exit({safe_str(repr(exc.code))}))"),
+                           detail=format_exception(exc))
     except BaseException as exc:  # the user's code may raise anything
-        return CallOutcome(RAISED, message=f"raised {type(exc).__name__}: {exc}", detail=traceback.format_exc())
+        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)}"), detail=format_exception(exc))
     mutated = [
         name
         for name, a, b in (("y_true", t_copy, y_true), ("y_pred", p_copy, y_pred))
@@ -193,9 +201,9 @@ def call_evaluator(
     try:
         score, returned_f1 = _coerce(result)
     except TypeError as exc:
-        return CallOutcome(BAD_RESULT, message=str(exc))
+        return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
     except Exception as exc:  # a user object whose attributes raise
-        return CallOutcome(BAD_RESULT, message=f"result could not be read: {type(exc).__name__}: {exc}")
+        return CallOutcome(BAD_RESULT, message=outcome_text(f"result could not be read: {describe_exception(exc)}"))
     problem = check_range(score, y_true, y_pred)
     if problem:
         return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1)
@@ -205,7 +213,7 @@ def call_evaluator(
 # -- worker processes ----------------------------------------------------------------------------
 
 
-def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
+def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = None) -> None:
     """Serve calls from the parent until the pipe closes (runs in the worker process)."""
     import faulthandler
     import sys
@@ -213,6 +221,7 @@ def _worker_main(fn: Callable[..., Any], conn: Any) -> None:
     # A forked worker inherits pytest's faulthandler, which would dump a traceback of the whole
     # parent stack on a segfault; the parent reports the signal by name instead.
     faulthandler.disable()
+    watch_parent(parent_pid)  # die with the parent, even while the evaluator spins
 
     while True:
         try:
@@ -312,7 +321,8 @@ class Caller:
 
         ctx = _mp_context()
         parent_conn, child_conn = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_worker_main, args=(self.fn, child_conn), daemon=True, name="oipr-bench-worker")
+        proc = ctx.Process(target=_worker_main, args=(self.fn, child_conn, os.getpid()), daemon=True,
+                           name="oipr-bench-worker")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (pytest-xdist) on 3.12+
             proc.start()

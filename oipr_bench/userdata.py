@@ -23,20 +23,27 @@ Accepted files (chosen by suffix)
 Every problem (missing file or column, ragged row, empty series, NaN,
 non-binary value, length mismatch) raises :class:`SeriesFileError` whose
 one-line message names the file, where in it, and what is wrong.  Pickled
-objects are never loaded.
+objects are never loaded.  Only regular files are read (a FIFO, a device, a
+dangling symlink or a symlink loop is refused without blocking); a .npy
+header or .npz member is checked against the bytes really present and
+against :data:`MAX_POINTS` before anything is allocated, and a CSV file
+against :data:`MAX_CSV_BYTES`.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from .errors import UsageError
+from .guards import describe_exception, regular_file_problem
 
 __all__ = ["SeriesFileError", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES"]
 
@@ -44,6 +51,11 @@ __all__ = ["SeriesFileError", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES
 SUFFIXES: tuple[str, ...] = (".csv", ".npy", ".npz")
 #: Accepted names of the ground-truth column (case-insensitive).
 GT_NAMES: tuple[str, ...] = ("gt", "y_true")
+
+#: Most values (all series of one file together) a .npy/.npz file may declare: 10^8.
+MAX_POINTS = 100_000_000
+#: Largest CSV file read: 64 MiB (about 16 million rows of ``gt,pred``).
+MAX_CSV_BYTES = 64 * 2**20
 
 _TRUE_WORDS = {"1", "1.0", "true"}
 _FALSE_WORDS = {"0", "0.0", "false", "-0", "-0.0"}
@@ -113,17 +125,17 @@ def read_series(path: str | os.PathLike[str]) -> UserSeries:
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:
         raise SeriesFileError(p, f"unsupported file type {suffix or '(no suffix)'!r}; use .csv (gt,pred columns), .npy or .npz")
-    if not p.exists():
-        raise SeriesFileError(p, "no such file")
-    if p.is_dir():
-        raise SeriesFileError(p, "is a folder, not a file")
-    if suffix == ".csv":
-        columns = _read_csv(p)
-    elif suffix == ".npy":
-        columns = _read_npy(p)
-    else:
-        columns = _read_npz(p)
-    return _assemble(p, columns)
+    problem = regular_file_problem(p)
+    if problem:
+        raise SeriesFileError(p, problem)
+    reader = {".csv": _read_csv, ".npy": _read_npy, ".npz": _read_npz}[suffix]
+    try:
+        columns = reader(p)
+        return _assemble(p, columns)
+    except SeriesFileError:
+        raise
+    except (ValueError, TypeError, OSError, EOFError, zipfile.BadZipFile) as exc:  # anything a format library raises
+        raise SeriesFileError(p, f"cannot be read ({describe_exception(exc)})") from None
 
 
 # ---------------------------------------------------------------------------
@@ -132,6 +144,9 @@ def read_series(path: str | os.PathLike[str]) -> UserSeries:
 
 
 def _read_csv(p: Path) -> list[tuple[str, np.ndarray]]:
+    size = p.stat().st_size
+    if size > MAX_CSV_BYTES:
+        raise SeriesFileError(p, f"is {size} bytes; CSV files are read up to {MAX_CSV_BYTES} bytes (use .npy for longer series)")
     try:
         with open(p, newline="", encoding="utf-8-sig") as fh:
             rows = [row for row in csv.reader(fh)]
@@ -191,10 +206,47 @@ def _magic(p: Path, n: int) -> bytes:
         return fh.read(n)
 
 
+def _check_header(fh: BinaryIO, available: int, where: str) -> int:
+    """Read a .npy header from ``fh`` and check it before any array is allocated.
+
+    ``available`` is the number of bytes the file (or archive member) really
+    holds.  Returns the number of elements declared.
+
+    Raises
+    ------
+    ValueError
+        Not a .npy header, an object dtype, or a declared size larger than
+        the data present or than :data:`MAX_POINTS`.
+    """
+    from numpy.lib import format as npformat
+
+    version = npformat.read_magic(fh)
+    if version == (1, 0):
+        shape, _, dtype = npformat.read_array_header_1_0(fh)
+    elif version == (2, 0):
+        shape, _, dtype = npformat.read_array_header_2_0(fh)
+    else:
+        raise ValueError(f"{where}: unsupported .npy format version {version}")
+    if dtype.hasobject:
+        raise ValueError(f"{where}: holds Python objects (pickled data is never loaded); save a numeric array")
+    count = 1
+    for n in shape:
+        count *= int(n)
+    need = count * dtype.itemsize
+    have = available - fh.tell()
+    if count > MAX_POINTS:
+        raise ValueError(f"{where}: declares shape {shape}, {count} values, more than the limit of {MAX_POINTS}")
+    if need > have:
+        raise ValueError(f"{where}: header declares shape {shape} ({need} bytes) but only {have} bytes of data follow")
+    return count
+
+
 def _load_npy(p: Path) -> np.ndarray:
     if _magic(p, 6) != b"\x93NUMPY":
         raise SeriesFileError(p, "is not a .npy file (it lacks the NumPy header; save with numpy.save)")
     try:
+        with open(p, "rb") as fh:
+            _check_header(fh, os.fstat(fh.fileno()).st_size, "array")
         return np.load(p, allow_pickle=False)
     except ValueError as exc:
         if "allow_pickle" in str(exc):
@@ -211,7 +263,11 @@ def _read_npy(p: Path) -> list[tuple[str, np.ndarray]]:
     if arr.dtype.names:
         if arr.ndim != 1:
             raise SeriesFileError(p, f"structured array must be 1-D, got shape {arr.shape}")
-        return [(name, arr[name]) for name in arr.dtype.names]
+        columns = [(name, arr[name]) for name in arr.dtype.names]
+        for name, column in columns:
+            if column.ndim != 1:
+                raise SeriesFileError(p, f"field {name!r} holds {column.shape[1:]} values per row; each field must hold one 0/1 value")
+        return columns
     if arr.ndim != 2:
         raise SeriesFileError(p, f"must be a 2-D array (2 x T rows or T x 2 columns: ground truth first), got shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
@@ -224,22 +280,36 @@ def _read_npy(p: Path) -> list[tuple[str, np.ndarray]]:
     return list(zip(names, list(series)))
 
 
+def _npz_member(p: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: list[int]) -> tuple[str, np.ndarray]:
+    """Check one archive member's declared size and header, then load it."""
+    if not info.filename.endswith(".npy"):
+        raise SeriesFileError(p, f"member {info.filename!r} is not a .npy array (save the archive with numpy.savez)")
+    name = info.filename[:-4]
+    if info.file_size > 8 * budget[0] + 4096:
+        raise SeriesFileError(p, f"member {info.filename!r} is {info.file_size} bytes uncompressed, more than the "
+                                 f"limit for {MAX_POINTS} values")
+    try:
+        with zf.open(info) as fh:
+            budget[0] -= _check_header(fh, info.file_size, f"array {name!r}")
+        arr = np.load(io.BytesIO(zf.read(info)), allow_pickle=False)
+    except ValueError as exc:
+        raise SeriesFileError(p, f"member {info.filename!r} is not a readable array ({exc})") from None
+    if budget[0] < 0:
+        raise SeriesFileError(p, f"the arrays hold more than the limit of {MAX_POINTS} values together")
+    if arr.ndim != 1:
+        raise SeriesFileError(p, f"array {name!r} must be 1-D, got shape {arr.shape}")
+    return name, arr
+
+
 def _read_npz(p: Path) -> list[tuple[str, np.ndarray]]:
     if _magic(p, 4) != b"PK\x03\x04":
         raise SeriesFileError(p, "is not a .npz archive (save with numpy.savez)")
+    budget = [MAX_POINTS]
     try:
-        with np.load(p, allow_pickle=False) as archive:
-            columns = [(name, archive[name]) for name in archive.files]
-    except ValueError as exc:
-        if "allow_pickle" in str(exc):
-            raise SeriesFileError(p, "holds Python objects (pickled data is never loaded); save numeric arrays") from None
+        with zipfile.ZipFile(p) as zf:
+            return [_npz_member(p, zf, info, budget) for info in zf.infolist() if not info.is_dir()]
+    except (OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
         raise SeriesFileError(p, f"is not a readable .npz archive ({exc})") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise SeriesFileError(p, f"is not a readable .npz archive ({exc})") from None
-    for name, arr in columns:
-        if arr.ndim != 1:
-            raise SeriesFileError(p, f"array {name!r} must be 1-D, got shape {arr.shape}")
-    return columns
 
 
 # ---------------------------------------------------------------------------

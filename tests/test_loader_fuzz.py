@@ -474,3 +474,164 @@ def test_missing_and_unlisted_files(tmp_path):
     err = _load_error(folder)
     assert "'extra.json' is in the scenario folder but not listed" in err.message
 
+
+
+# --------------------------------------------------------------------------- hostile files (issue 12)
+import os  # noqa: E402
+import signal  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+
+from oipr_bench import guards  # noqa: E402
+from oipr_bench.scenarios import loader  # noqa: E402
+
+
+@contextmanager
+def _no_hang(seconds: int = 20):
+    """Fail (instead of hanging forever) when the body blocks, e.g. on a FIFO."""
+    def _alarm(signum, frame):
+        raise AssertionError(f"blocked for {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _hostile(folder: Path, kind: str, name: str, size: int) -> None:
+    """Replace ``folder/name`` by a hostile thing of ``kind`` (``size`` tunes depth/length)."""
+    target = folder / name
+    if target.exists() or target.is_symlink():
+        target.unlink()
+    if kind == "symlink_loop":
+        os.symlink(target.name, target)
+    elif kind == "symlink_cycle":
+        os.symlink("other.lnk", target)
+        os.symlink(target.name, folder / "other.lnk")
+    elif kind == "dangling_symlink":
+        os.symlink("does-not-exist.json", target)
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "deep_array":
+        target.write_text("[" * size + "]" * size)
+    elif kind == "deep_object":
+        target.write_text('{"a":' * size + "1" + "}" * size)
+    elif kind == "deep_unclosed":
+        target.write_text("[" * size)
+
+
+HOSTILE_KINDS = ("symlink_loop", "symlink_cycle", "dangling_symlink", "fifo", "folder",
+                 "deep_array", "deep_object", "deep_unclosed")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(kind=st.sampled_from(HOSTILE_KINDS), name=st.sampled_from(("manifest.json",) + KEEP),
+       size=st.sampled_from([65, 1000, 100_000]))
+def test_hostile_files_give_fixture_errors_without_blocking(fuzz_root, kind, name, size):
+    folder = fuzz_root / f"hostile{next(_counter)}"
+    _write_dataset(folder, _dump(MANIFEST), {n: _dump(d) for n, d in DOCS.items()})
+    _hostile(folder, kind, name, size)
+    try:
+        with _no_hang(), pytest.raises(FixtureError) as info:
+            scenarios.load(folder)
+        assert info.value.file is not None and name in info.value.file
+        assert len(str(info.value)) < 600
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("symlink_loop", "symlink loop"), ("dangling_symlink", "dangling symlink"),
+    ("fifo", "FIFO"), ("deep_array", "nested 100000 levels deep"),
+])
+def test_hostile_fixture_messages(tmp_path, kind, words):
+    folder = _dataset(tmp_path)
+    _hostile(folder, kind, "constant_detector.json", 100_000)
+    with _no_hang():
+        err = _load_error(folder)
+    assert err.file == str(folder / "constant_detector.json")
+    assert words in err.message
+
+
+def test_an_unlisted_dangling_symlink_is_a_fixture_error(tmp_path):
+    folder = _dataset(tmp_path)
+    os.symlink("nowhere.json", folder / "extra.json")
+    err = _load_error(folder)
+    assert "'extra.json' is in the scenario folder but not listed" in err.message
+
+
+def test_a_random_case_claiming_huge_runs_is_refused_before_allocating(tmp_path):
+    # 10^7 points x 5,000 runs would need 50 GB; the JSON (empty runs) is tiny.
+    docs = copy.deepcopy(DOCS)
+    case = docs["random_detector.json"]["cases"][0]
+    case["length"] = case["generator"]["length"] = 10_000_000
+    case["y_true"] = [[0, 10]]
+    case["runs"] = [[] for _ in range(5000)]
+    case["generator"]["n_runs"] = 5000
+    err = _load_error(_dataset(tmp_path, docs=docs))
+    assert err.case_id == "random_detector/c1"
+    assert f"limit of {loader.MAX_DATASET_POINTS}" in err.message
+
+
+def test_a_schema_error_quotes_at_most_a_short_excerpt(tmp_path):
+    docs = copy.deepcopy(DOCS)
+    case = docs["random_detector.json"]["cases"][0]
+    case["runs"][0] = "not a list " * 3000
+    err = _load_error(_dataset(tmp_path, docs=docs))
+    assert len(str(err)) < 600, len(str(err))
+    assert err.case_id == "random_detector/c1"
+
+
+def test_cached_arrays_cannot_be_made_writeable(tmp_path):
+    folder = _dataset(tmp_path)
+    case = scenarios.get("overlap_proportion/c1", folder)
+    before = case.y_true.copy()
+    with pytest.raises(ValueError):
+        case.y_true.flags.writeable = True
+    with pytest.raises(ValueError):
+        case.predictions[0].flags.writeable = True
+    base = case.y_true.base
+    if isinstance(base, np.ndarray):
+        with pytest.raises(ValueError):
+            base.flags.writeable = True
+    again = scenarios.get("overlap_proportion/c1", folder)
+    assert np.array_equal(again.y_true, before) and again.y_true.any()
+
+
+def test_a_dataset_missing_a_case_the_rules_need_names_the_ids(tmp_path):
+    from oipr_bench.characteristics import REQUIRED_CASES
+
+    folder = _dataset(tmp_path)
+    cases = scenarios.load(folder)
+    needed = sorted({c for ids in REQUIRED_CASES.values() for c in ids})
+    with pytest.raises(FixtureError) as info:
+        loader.check_complete(cases, needed, folder)
+    assert "sparse_anomalies/c2" in info.value.message and "fragmented_tps/c1" in info.value.message
+    assert "overlap_proportion/c1" not in info.value.message
+
+
+def test_deep_json_is_refused_by_the_shared_reader():
+    with pytest.raises(ValueError, match="nested 100000 levels deep"):
+        guards.loads_json("[" * 100_000)
+    assert guards.json_depth('{"a": "[[[[[[", "b": [[1]]}') == 3
+
+
+def test_audit_on_a_dataset_missing_rule_cases_is_a_fixture_error(tmp_path, monkeypatch):
+    from oipr_bench import audit
+
+    folder = _dataset(tmp_path)  # three scenarios only, manifest consistent
+    real = loader.data_dir
+    monkeypatch.setattr(loader, "data_dir", lambda name: folder if name == "scenarios" else real(name))
+    scenarios.clear_cache()
+    try:
+        with pytest.raises(FixtureError) as info:
+            audit("OIPR")
+    finally:
+        scenarios.clear_cache()
+    assert "lacks" in info.value.message and "sparse_anomalies/c2" in info.value.message
+    assert info.value.file == str(folder / "manifest.json")

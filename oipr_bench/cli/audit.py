@@ -8,6 +8,7 @@ error (bad module path, bad ``--param``, unknown characteristic or value).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -76,13 +77,16 @@ def run(args: argparse.Namespace) -> int:
     from ..profiles import AuditSession
     from ..resolve import parse_params, resolve
 
+    # Fixed before any user code runs: an evaluator calling os.chdir must not move the report.
+    # (os.path.join keeps a trailing "/", which the writer refuses as a folder.)
+    output = os.path.join(os.getcwd(), args.output) if args.output else None
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
     text = profile.format(args.format)
-    if args.output:
-        atomic_write_text(args.output, text)
+    if output:
+        atomic_write_text(output, text)
     else:
         sys.stdout.write(text)
     if args.format != "json":

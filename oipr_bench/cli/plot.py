@@ -28,6 +28,10 @@ def length_param(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer or 'auto', got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    from ..evaluators._params import MAX_LENGTH_PARAM
+
+    if value > MAX_LENGTH_PARAM:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_LENGTH_PARAM}, got {value}")
     return value
 
 
@@ -130,12 +134,19 @@ def run_scenarios(args: argparse.Namespace) -> int:
     from ..plots.gallery import write_gallery
 
     pyplot()  # fail fast, in one line, without matplotlib
-    if args.run < 1:
-        raise UsageError(f"--run must be 1 or more, got {args.run}")
+    n_runs = max(case.n_runs for case in _scenario_cases())
+    if not 1 <= args.run <= n_runs:
+        raise UsageError(f"--run must lie in 1..{n_runs} (the random-detector cases hold {n_runs} runs), got {args.run}")
     _output_folder(args.output)
     for path in write_gallery(args.output, formats=args.format, run=args.run - 1):
         print(path)
     return 0
+
+
+def _scenario_cases() -> list:
+    from .. import scenarios
+
+    return scenarios.load()
 
 
 def _output_folder(output: str) -> None:

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..events import to_events
 from ..inputs import check_pair
-from ._params import check_choice, check_real
+from ._params import check_choice, check_length_cap, check_real
 from ._base import Evaluator, Score, make_score
 
 __all__ = [
@@ -173,7 +173,7 @@ def _check_length(name: str, value: object, allow_auto: bool) -> ParamLength:
         raise TypeError(f"OIPR: parameter {name} must be a non-negative integer{hint}; got {value!r}")
     if value < 0:
         raise ValueError(f"OIPR: parameter {name} must be non-negative; got {value!r}")
-    return int(value)
+    return check_length_cap("OIPR", name, int(value))
 
 
 def _check_b_dur(value: object) -> float:

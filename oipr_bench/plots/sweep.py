@@ -59,6 +59,7 @@ def parse_grid(text: str, name: str = "grid") -> list[int]:
             step = parts[2] if len(parts) == 3 else 1
             if step <= 0:
                 raise UsageError(f"{name}: step must be positive in {raw!r}")
+            _check_grid_bounds(name, raw, max(start, stop), len(range(start, stop + 1, step)))
             values = list(range(start, stop + 1, step))
         else:
             values = [int(p) for p in raw.split(",") if p.strip()]
@@ -68,7 +69,22 @@ def parse_grid(text: str, name: str = "grid") -> list[int]:
         raise UsageError(f"{name}: grid {raw!r} is empty")
     if min(values) < 0:
         raise UsageError(f"{name}: values must be non-negative, got {min(values)} in {raw!r}")
+    _check_grid_bounds(name, raw, max(values), len(values))
     return sorted(set(values))
+
+
+#: Most points of one sweep grid axis.
+MAX_GRID_POINTS = 1000
+
+
+def _check_grid_bounds(name: str, raw: str, largest: int, count: int) -> None:
+    """Refuse a grid value above the length cap or a grid with absurdly many points (before building it)."""
+    from ..evaluators._params import MAX_LENGTH_PARAM
+
+    if largest > MAX_LENGTH_PARAM:
+        raise UsageError(f"{name}: values must be at most {MAX_LENGTH_PARAM}, got {largest} in {raw!r}")
+    if count > MAX_GRID_POINTS:
+        raise UsageError(f"{name}: {count} grid points, more than the limit of {MAX_GRID_POINTS}, in {raw!r}")
 
 
 def sweep(y_true: np.ndarray, predictions: Mapping[str, Sequence[np.ndarray]],

@@ -1,0 +1,249 @@
+"""Hostile user files and parameters (issue 12 items 7, 10-14, 19): one line naming the file, no hang, no bomb."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from oipr_bench import evaluators
+from oipr_bench.cli import main
+from oipr_bench.errors import UsageError
+from oipr_bench.expectations import load_expect_file
+from oipr_bench.userdata import SeriesFileError, read_series
+
+
+@contextmanager
+def _no_hang(seconds: int = 20):
+    def _alarm(signum, frame):
+        raise AssertionError(f"blocked for {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _main(argv: list[str]) -> int:
+    """``oipr-bench argv`` in process; argparse's own errors exit via SystemExit(2)."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code)
+
+
+def _one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+# --------------------------------------------------------------------------- item 7, 10, 12: --expect-file
+def test_duplicate_keys_in_a_json_expect_file_are_rejected(tmp_path):
+    f = tmp_path / "e.json"
+    f.write_text('{"fragments_merging": "no", "fragments_merging": "yes"}')
+    with pytest.raises(UsageError, match="duplicate key 'fragments_merging'"):
+        load_expect_file(f)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000),
+    ("deep.toml", "a = " + "[" * 100_000),
+    ("deep_table.toml", "a = " + "{b = " * 5_000),
+])
+def test_deeply_nested_expect_file_is_a_usage_error(tmp_path, name, text):
+    f = tmp_path / name
+    f.write_text(text)
+    with pytest.raises(UsageError, match="nested"):
+        load_expect_file(f)
+
+
+def test_expect_file_dev_zero_is_refused(capsys):
+    with _no_hang():
+        code = _main(["audit", "OIPR", "--expect-file", "/dev/zero"])
+    _one_line_error(code, capsys.readouterr().err, "/dev/zero", "not a regular file")
+
+
+def test_expect_file_fifo_is_refused(tmp_path):
+    fifo = tmp_path / "e.toml"
+    os.mkfifo(fifo)
+    with _no_hang(), pytest.raises(UsageError, match="FIFO"):
+        load_expect_file(fifo)
+
+
+def test_huge_expect_file_is_refused_before_reading(tmp_path):
+    f = tmp_path / "big.toml"
+    with open(f, "wb") as fh:
+        fh.truncate(50 * 2**20)
+    with pytest.raises(UsageError, match="limit"):
+        load_expect_file(f)
+
+
+# --------------------------------------------------------------------------- item 11, 12, 14, 19: series files
+def _npy_with_header(path: Path, shape: tuple[int, ...], dtype: str = "<i1", payload: bytes = b"\x00" * 8) -> Path:
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": dtype, "fortran_order": False, "shape": shape})
+    path.write_bytes(buf.getvalue() + payload)  # the header writer includes the magic string
+    return path
+
+
+def test_npy_claiming_a_huge_shape_is_refused(tmp_path):
+    f = _npy_with_header(tmp_path / "bomb.npy", (2, 10**11))
+    assert f.stat().st_size < 300
+    with pytest.raises(SeriesFileError, match="declares") as info:
+        read_series(f)
+    assert str(f) in str(info.value)
+
+
+def test_npz_member_claiming_a_huge_shape_is_refused(tmp_path):
+    member = _npy_with_header(tmp_path / "m.npy", (10**11,))
+    f = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(f, "w") as zf:
+        zf.writestr("gt.npy", member.read_bytes())
+        zf.writestr("pred.npy", member.read_bytes())
+    with pytest.raises(SeriesFileError, match="gt") as info:
+        read_series(f)
+    assert str(f) in str(info.value)
+
+
+@pytest.mark.parametrize("members, words", [
+    ({"gt.npy": None, "pred.txt": b"0 1 0"}, "pred.txt"),
+    ({"gt.npy": b"", "pred.npy": None}, "gt"),
+])
+def test_npz_members_that_are_not_arrays_are_named(tmp_path, members, words):
+    good = io.BytesIO()
+    np.save(good, np.array([0, 1, 0], dtype=np.int8))
+    f = tmp_path / "bad.npz"
+    with zipfile.ZipFile(f, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, good.getvalue() if data is None else data)
+    with pytest.raises(SeriesFileError, match=words):
+        read_series(f)
+
+
+@pytest.mark.parametrize("command", [["plot", "interest", "-o", "x.png"], ["sweep", "-o", "x", "--format", "csv"]])
+def test_plot_and_sweep_name_a_bad_npz_in_one_line(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "bad.npz"
+    with zipfile.ZipFile(f, "w") as zf:
+        zf.writestr("gt.npy", b"")
+        zf.writestr("pred.txt", b"0 1")
+    if command[0] == "plot":
+        pytest.importorskip("matplotlib")
+    code = _main([*command, "--input", str(f)])
+    _one_line_error(code, capsys.readouterr().err, str(f))
+
+
+def test_structured_npy_with_a_subarray_field_names_the_file(tmp_path):
+    f = tmp_path / "s.npy"
+    np.save(f, np.zeros(4, dtype=[("gt", "i1", (2,)), ("pred", "i1")]))
+    with pytest.raises(SeriesFileError) as info:
+        read_series(f)
+    assert str(f) in str(info.value) and "gt" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "loop", "dangling"])
+def test_non_regular_input_files_are_refused_without_blocking(tmp_path, kind):
+    f = tmp_path / "series.csv"
+    if kind == "fifo":
+        os.mkfifo(f)
+    elif kind == "loop":
+        os.symlink(f.name, f)
+    else:
+        os.symlink("gone.csv", f)
+    with _no_hang(), pytest.raises(SeriesFileError) as info:
+        read_series(f)
+    assert str(f) in str(info.value)
+
+
+def test_cli_input_fifo_is_a_one_line_error(tmp_path, capsys):
+    f = tmp_path / "series.csv"
+    os.mkfifo(f)
+    with _no_hang():
+        code = _main(["sweep", "--input", str(f), "-o", str(tmp_path / "x"), "--format", "csv"])
+    _one_line_error(code, capsys.readouterr().err, str(f), "FIFO")
+
+
+def test_a_series_longer_than_the_cap_is_refused(tmp_path, monkeypatch):
+    from oipr_bench import userdata
+
+    monkeypatch.setattr(userdata, "MAX_POINTS", 1000)
+    f = tmp_path / "long.npy"
+    np.save(f, np.zeros((2, 600), dtype=np.int8))
+    with pytest.raises(SeriesFileError, match="limit"):
+        read_series(f)
+
+
+# --------------------------------------------------------------------------- item 13: length parameters
+@pytest.mark.parametrize("name, params", [
+    ("OIPR", {"l_obs": 2**31}), ("OIPR", {"l_obs": 10**20}), ("OIPR", {"l_dis": 10**20}),
+    ("TaPR", {"delta": 10**20}), ("TaPR", {"delta": 2**31}),
+])
+def test_absurd_length_parameters_are_refused_by_get(name, params):
+    with pytest.raises(ValueError, match="at most"):
+        evaluators.get(name, **params)
+
+
+def test_the_length_cap_allows_every_series_length():
+    from oipr_bench.evaluators._params import MAX_LENGTH_PARAM
+    from oipr_bench.scenarios.loader import MAX_LENGTH
+
+    assert MAX_LENGTH_PARAM >= MAX_LENGTH
+    assert evaluators.get("OIPR", l_obs=MAX_LENGTH_PARAM).params["l_obs"] == MAX_LENGTH_PARAM
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["plot", "interest", "--case", "overlap_proportion/c1", "-o", "x.png", "--l-obs", "3000000000"], "--l-obs"),
+    (["sweep", "--case", "overlap_proportion/c1", "-o", "x", "--format", "csv", "--l-obs-grid", "0:10000000000"],
+     "--l-obs-grid"),
+    (["sweep", "--case", "overlap_proportion/c1", "-o", "x", "--format", "csv", "--l-dis-grid", "0:100000000:1"],
+     "--l-dis-grid"),
+    (["audit", "OIPR", "--param", "l_obs=10000000000"], "l_obs"),
+    (["audit", "TaPR", "--param", "delta=100000000000000000000"], "delta"),
+])
+def test_cli_refuses_absurd_lengths_in_one_line(tmp_path, capsys, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)
+    code = _main(argv)
+    _one_line_error(code, capsys.readouterr().err, words)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- item 19: messages
+@pytest.mark.parametrize("run", ["101", "0", "-3"])
+def test_plot_scenarios_run_out_of_range_is_an_error(tmp_path, capsys, run):
+    pytest.importorskip("matplotlib")
+    code = _main(["plot", "scenarios", "-o", str(tmp_path / "g"), "--run", run])
+    _one_line_error(code, capsys.readouterr().err, "--run", "100")
+    assert not (tmp_path / "g").exists()
+
+
+def test_reference_check_on_non_utf8_names_the_file(tmp_path, capsys):
+    from oipr_bench import reference
+
+    for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
+        (tmp_path / name).write_bytes(b"\xff\xfe not utf-8")
+    problems = reference.check_reference(tmp_path)
+    assert problems and all(str(tmp_path) in line and "UTF-8" in line for line in problems)
+
+
+def test_reference_file_nested_too_deeply_is_a_fixture_error(tmp_path):
+    from oipr_bench import reference
+    from oipr_bench.errors import FixtureError
+
+    name = reference.C1_FILE
+    (tmp_path / name).write_text("[" * 100_000)
+    with pytest.raises(FixtureError, match="nested") as info:
+        reference.load_document(name, tmp_path)
+    assert str(tmp_path / name) in str(info.value)
