@@ -521,3 +521,35 @@ def test_range_check_note_only_for_a_small_excess() -> None:
     for name, value in [("precision", 1.0), ("precision", 1.0 + 2 * AT_NEXT_EXCESS), ("precision", 1.5),
                         ("recall", 1.001), ("precision", -0.001)]:
         assert above_one_note(name, value) == ""
+
+
+# --------------------------------------------------------------------------
+# Code paths for large inputs: regions longer than the per-offset loop, dense series
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(65, 160), st.sampled_from(AMBIGUOUS_ENDS), st.floats(0.0, 1.0))
+def test_long_regions_match_oracle(seed: int, delta: int, ambiguous_end: str, theta: float) -> None:
+    # delta > 64: region offsets past the per-offset loop are laid out flat.  Gaps of
+    # 1..2 delta points cut some regions and leave others whole; predictions are random runs.
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(int(rng.integers(1, 5))):
+        parts.append(np.ones(int(rng.integers(1, 6)), dtype=np.int8))
+        parts.append(np.zeros(int(rng.integers(1, 2 * delta)), dtype=np.int8))
+    y_true = np.concatenate(parts)
+    y_pred = (np.repeat(rng.random(y_true.shape[0] // 4 + 1), 4)[: y_true.shape[0]] < 0.5).astype(np.int8)
+    assert_matches_oracle(y_true, y_pred, {"alpha": 0.5, "delta": delta, "theta": theta, "ambiguous_end": ambiguous_end})
+
+
+def test_alternating_series_matches_oracle() -> None:
+    # The densest input (every other point an anomaly, regions of 2 points ending on
+    # the next anomaly): the counts go through the dense running-count path.
+    alt = np.zeros(200, dtype=np.int8)
+    alt[0::2] = 1
+    for y_pred in (alt, 1 - alt, np.ones(200, dtype=np.int8), np.roll(alt, 1) | alt):
+        assert_matches_oracle(alt, y_pred, {"alpha": 0.5, "delta": 5, "theta": 0.0, "ambiguous_end": "at_next"})
+    # Perfect prediction: each event {2i} (i >= 1) also holds the last point of the
+    # previous anomaly's region {2i-1, 2i}, weight dec(6): TaP_p = (1 + 99 (1 + dec(6))) / 100.
+    assert_score(TaPR()(alt, alt), 0.5 + 0.5 * (100 + 99 * dec(6)) / 100, 1.0)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oipr_bench.events import events_list, from_events, to_events
+from oipr_bench.events import count_at_most, events_list, from_events, to_events
 
 
 def _runs_by_loop(y: list[int]) -> list[list[int]]:
@@ -57,3 +57,31 @@ def test_non_zero_values_count_as_one_and_bools_work() -> None:
 def test_from_events_rejects_intervals_outside_the_series(event: tuple[int, int]) -> None:
     with pytest.raises(ValueError, match=r"does not lie inside a series of length 10"):
         from_events([event], 10)
+
+
+# --------------------------------------------------------------------------- count_at_most
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 300).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.sets(st.integers(0, n)),  # an exclusive end may equal the length
+    st.lists(st.integers(0, n - 1), max_size=400),
+)))
+def test_count_at_most_equals_searchsorted_right(data):
+    # Both branches (binary search for few queries, a dense running count for many)
+    # must equal np.searchsorted(bounds, queries, "right").
+    n, bounds, queries = data
+    b = np.array(sorted(bounds), dtype=np.int64)
+    q = np.array(queries, dtype=np.int64)
+    got = count_at_most(b, q, n)
+    np.testing.assert_array_equal(got, np.searchsorted(b, q, side="right"))
+
+
+def test_count_at_most_uses_both_branches_correctly():
+    b = np.array([0, 3, 4, 9], dtype=np.int64)
+    few = np.array([5], dtype=np.int64)  # 1 query, 10 points: binary search
+    many = np.arange(10, dtype=np.int64)  # 10 queries: dense running count
+    assert count_at_most(b, few, 10).tolist() == [3]
+    assert count_at_most(b, many, 10).tolist() == [1, 1, 1, 2, 3, 3, 3, 3, 3, 4]
+    assert count_at_most(np.zeros(0, dtype=np.int64), many, 10).tolist() == [0] * 10
+    ends = np.array([2, 10], dtype=np.int64)  # the last event ends at the series end
+    assert count_at_most(ends, many, 10).tolist() == [0, 0, 1, 1, 1, 1, 1, 1, 1, 1]

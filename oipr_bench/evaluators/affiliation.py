@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._base import Evaluator, Score, make_score
 
@@ -217,8 +217,11 @@ class Affiliation(Evaluator):
         pe = pe_i.astype(np.float64)
         # Cut each predicted event at the zone borders it crosses.  The cuts are
         # strictly increasing, so pieces have positive length and come out sorted.
-        first = np.searchsorted(cuts, ps, side="right")
-        last = np.searchsorted(cuts, pe, side="left")
+        # Counted on doubled (integer) coordinates, where a cut is ge[i] + gs[i + 1]:
+        # first = #(cuts <= ps), last = #(cuts < pe) = #(2 cuts <= 2 pe - 1).
+        cuts2 = ge_i[:-1] + gs_i[1:]
+        first = count_at_most(cuts2, 2 * ps_i, 2 * y_true.shape[0])
+        last = count_at_most(cuts2, 2 * pe_i - 1, 2 * y_true.shape[0])
         counts = last - first + 1
         total = int(counts.sum())
         owner = np.repeat(np.arange(ps.shape[0]), counts)

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from ..events import to_events
+from ..events import prefers_running_count, to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_length_cap, check_real
 from ._base import Evaluator, Score, make_score
@@ -290,6 +290,10 @@ def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
     small, large = (true, pred) if true.positions.size <= pred.positions.size else (pred, true)
     if small.positions.size == 0:
         return 0.0
+    if prefers_running_count(large.positions.size, small.positions.size, large.length):
+        # Dense supports: the larger curve as a dense array (zero off its support,
+        # and min(0, v) = 0), read in the smaller curve's order; no binary search.
+        return float(np.minimum(large.dense()[small.positions], small.values).sum())
     idx = np.searchsorted(large.positions, small.positions)
     np.minimum(idx, large.positions.size - 1, out=idx)
     common = large.positions[idx] == small.positions

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._params import check_real
 from ._base import Evaluator, Score, make_score
@@ -64,7 +64,7 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
 def _event_hits(starts: np.ndarray, y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
     """Number of predicted points inside each ground-truth event."""
     both = np.flatnonzero((y_true & y_pred).view(np.bool_))
-    event_of = np.searchsorted(starts, both, side="right") - 1
+    event_of = count_at_most(starts, both, y_true.shape[0]) - 1
     return np.bincount(event_of, minlength=starts.size).astype(np.int64)
 
 

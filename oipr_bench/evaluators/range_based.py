@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_real
 from ._base import Evaluator, Score, make_score
@@ -186,8 +186,9 @@ class RangeBased(Evaluator):
         p_s, p_e = to_events(p.view(np.bool_))
         # Predicted ranges overlapping real range i: indices first[i] .. last[i]-1
         # (p_e > r_s[i] and p_s < r_e[i]); disjoint sorted ranges make this a block.
-        first = np.searchsorted(p_e, r_s, side="right")
-        last = np.searchsorted(p_s, r_e, side="left")
+        # (searchsorted(p_s, r_e, "left") = number of starts <= r_e - 1.)
+        first = count_at_most(p_e, r_s, t.shape[0])
+        last = count_at_most(p_s, r_e - 1, t.shape[0])
         count = np.maximum(last - first, 0)
         n_pairs = int(count.sum())
         pair_r = np.repeat(np.arange(r_s.shape[0]), count)

@@ -45,12 +45,16 @@ How it is computed
 ------------------
 Prediction events are disjoint, so ``sum_j |a_i & p_j|`` is the number of
 predicted points of ``a_i`` and ``sum_i |a_i & p_j|`` the number of anomalous
-points of ``p_j``: both come from integer prefix sums (exact).  The ambiguous
-regions are disjoint too; their in-series points (at most ``min(T, n delta)``)
-are laid out in one flat array with their weights, and the predicted ones are
-credited to their anomaly (recall) and, through ``np.searchsorted``, to the
-prediction event holding them (precision) with ``np.bincount``.  No Python
-loop runs over points or events.
+points of ``p_j``: both are integer counts of the points that are anomalous
+and predicted, per anomaly and per prediction event (``np.bincount``).  The
+ambiguous regions are disjoint too and hold at most ``delta`` points: offset
+``k`` of every region is handled at once, for ``k = 0 .. delta - 1`` (offsets
+past 64, only with a larger ``delta``, are laid out flat), and the weights of
+the predicted points are credited to their anomaly and to the prediction
+event holding them.  Which event holds a point comes from
+:func:`oipr_bench.events.count_at_most` (binary search, or one dense running
+count for dense series).  No Python loop runs over points or events, except
+to settle a ratio that ties with ``theta`` (see ``_settle_ties``).
 
 Degenerate inputs (docs/evaluators.md, section TaPR; ``TaPR.py`` returns 0 for an
 empty list of events)
@@ -69,7 +73,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, prefers_running_count, running_count, to_events
 from ..inputs import check_pair
 from ._params import check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
@@ -144,8 +148,8 @@ class TaPR(Evaluator):
     -----
     Degenerate inputs: an all-zero prediction and a series without
     ground-truth anomaly both give ``P = R = F1 = 0`` (see the module
-    docstring).  Cost: O(T) to find the events, then O(number of events +
-    number of ambiguous points inside the series).
+    docstring).  Cost: O(T) to find the events, then O(delta x number of
+    anomalies + number of events); memory O(number of events).
 
     Examples
     --------
@@ -204,13 +208,12 @@ class TaPR(Evaluator):
         first, last = self._regions(a_s, a_e)
 
         # Exact integer overlaps: predicted points inside each anomaly and
-        # anomalous points inside each prediction event.
-        cum_p = np.zeros(n_points + 1, dtype=np.int64)
-        np.cumsum(p, out=cum_p[1:])
-        cum_t = np.zeros(n_points + 1, dtype=np.int64)
-        np.cumsum(t, out=cum_t[1:])
-        hit_a = (cum_p[a_e] - cum_p[a_s]).astype(np.float64)
-        hit_p = (cum_t[p_e] - cum_t[p_s]).astype(np.float64)
+        # anomalous points inside each prediction event, counted over the points
+        # that are both (each lies in exactly one anomaly and one prediction event).
+        both = np.flatnonzero(np.logical_and(t.view(np.bool_), p.view(np.bool_)))
+        hit_a = np.bincount(count_at_most(a_s, both, n_points) - 1, minlength=n_a).astype(np.float64)
+        hit_p = np.bincount(count_at_most(p_s, both, n_points) - 1, minlength=n_p).astype(np.float64)
+        del both
 
         amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
         ratio_a = np.minimum(1.0, (hit_a + amb_a) / (a_e - a_s))
@@ -249,31 +252,84 @@ class TaPR(Evaluator):
         p_s: np.ndarray,
         n_points: int,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Weight of the predicted ambiguous points, per anomaly and per prediction event."""
-        n_a, n_p = first.shape[0], p_s.shape[0]
+        """Weight of the predicted ambiguous points, per anomaly and per prediction event.
+
+        Offset ``k`` of every region at once, for ``k = 0, 1, ...`` (a region
+        holds at most ``delta`` points, so this loop is short and each anomaly's
+        weights are added in point order, as ``TaPR.py`` does); offsets from
+        :data:`_LOOP_OFFSETS` on (only with a large ``delta``) are laid out flat.
+        """
+        amb_a, amb_p = np.zeros(first.shape[0]), np.zeros(p_s.shape[0])
         if self.delta == 0:
-            return np.zeros(n_a), np.zeros(n_p)
-        size = last - first + 1  # >= 1: events are separated by at least one normal point
-        # Points of each region that lie inside the series.
-        inside = np.clip(np.minimum(last, n_points - 1) - first + 1, 0, None)
-        total = int(inside.sum())
-        owner = np.repeat(np.arange(n_a), inside)
-        offset = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(inside) - inside, inside)
-        point = first[owner] + offset
-        hit = p[point] != 0
-        owner, offset, point = owner[hit], offset[hit], point[hit]
-        # Min-max normalisation of the position to [-6, 6]; a one-point region
-        # (min == max) takes the new minimum.
-        span = size[owner] - 1
-        x = np.full(offset.shape[0], -6.0)
-        long_ = span > 0
-        x[long_] = -6.0 + offset[long_].astype(np.float64) * 12.0 / span[long_]
-        weight = 1.0 / (1.0 + np.exp(x))
-        amb_a = np.bincount(owner, weights=weight, minlength=n_a)
-        pred_of = np.searchsorted(p_s, point, side="right") - 1
-        amb_p = np.bincount(pred_of, weights=weight, minlength=n_p)
+            return amb_a, amb_p
+        span = last - first  # region size - 1, >= 0: events are separated by a normal point
+        inside = np.minimum(last, n_points - 1) - first + 1  # region points inside the series
+        owners = np.flatnonzero(inside > 0)
+        pred_of = _PredictionOf(p_s, n_points, int(inside.sum(dtype=np.int64)))
+        table = _weight_table(min(self.delta, _LOOP_OFFSETS))
+        for k in range(min(int(inside.max()), _LOOP_OFFSETS)):
+            owners = owners[inside[owners] > k]
+            point = first[owners] + k
+            hit = p[point] != 0
+            owner = owners[hit]
+            sp = span[owner]
+            weight = table[sp, k] if self.delta <= _LOOP_OFFSETS else _weights(k, sp)
+            amb_a[owner] += weight  # one point per anomaly: each anomaly's weights in point order
+            amb_p += np.bincount(pred_of(point[hit]), weights=weight, minlength=amb_p.shape[0])
+        long_ = owners[inside[owners] > _LOOP_OFFSETS]
+        if long_.size:  # the rest of regions longer than _LOOP_OFFSETS points, flat
+            rest = inside[long_] - _LOOP_OFFSETS
+            owner = np.repeat(long_, rest)
+            offset = np.arange(owner.shape[0], dtype=np.int64) - np.repeat(np.cumsum(rest) - rest, rest) + _LOOP_OFFSETS
+            point = first[owner] + offset
+            hit = p[point] != 0
+            owner, offset, point = owner[hit], offset[hit], point[hit]
+            weight = _weights(offset, span[owner])
+            amb_a += np.bincount(owner, weights=weight, minlength=amb_a.shape[0])
+            amb_p += np.bincount(pred_of(point), weights=weight, minlength=amb_p.shape[0])
         return amb_a, amb_p
 
+
+class _PredictionOf:
+    """Index of the prediction event holding each (predicted) point.
+
+    A dense running count of the event starts is built once when many points
+    will be asked (:func:`oipr_bench.events.prefers_running_count`), otherwise
+    each call searches the starts.
+    """
+
+    def __init__(self, p_s: np.ndarray, n_points: int, n_queries: int) -> None:
+        self.p_s = p_s
+        self.counts = running_count(p_s, n_points) if prefers_running_count(p_s.size, n_queries, n_points) else None
+
+    def __call__(self, point: np.ndarray) -> np.ndarray:
+        if self.counts is not None:
+            return self.counts[point] - 1
+        return np.searchsorted(self.p_s, point, side="right") - 1
+
+
+def _weight_table(max_size: int) -> np.ndarray:
+    """``table[span, k]``: weight of offset ``k`` in a region of ``span + 1 <= max_size`` points."""
+    spans = np.repeat(np.arange(max_size, dtype=np.int64), max_size)
+    offsets = np.minimum(np.tile(np.arange(max_size, dtype=np.int64), max_size), spans)  # k > span: never read
+    return _weights(offsets, spans).reshape(max_size, max_size)
+
+
+#: Region offsets handled one at a time; later ones (only when delta is larger) are laid out flat.
+_LOOP_OFFSETS = 64
+
+
+def _weights(offset: Any, span: np.ndarray) -> np.ndarray:
+    """Sigmoid weight ``1 / (1 + e^x)`` of region points at ``offset`` in regions of ``span + 1`` points.
+
+    ``x`` is the offset min-max normalised to [-6, 6]; a one-point region
+    (``span = 0``, where the normalisation would divide by zero) takes -6.
+    """
+    x = np.full(span.shape[0], -6.0)
+    long_ = span > 0
+    k = offset[long_] if isinstance(offset, np.ndarray) else offset
+    x[long_] = -6.0 + np.multiply(k, 12.0) / span[long_]
+    return 1.0 / (1.0 + np.exp(x))
 
 
 # ---------------------------------------------------------------------- ties with theta
