@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
-DATA_FOLDERS = ("scenarios", "schema", "reference_results")
+DATA_FOLDERS = ("scenarios", "schema", "reference_results", "atlas")
 
 
 def data_dir(name: str) -> Path:
@@ -20,7 +20,7 @@ def data_dir(name: str) -> Path:
 
     Parameters
     ----------
-    name : {"scenarios", "schema", "reference_results"}
+    name : {"scenarios", "schema", "reference_results", "atlas"}
 
     Raises
     ------

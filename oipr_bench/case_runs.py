@@ -11,12 +11,13 @@ is judged against.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from .results import CaseResult
-from .runner import Caller
+from .readings import KIND_PR, KIND_SCORE
+from .runner import CallOutcome
 from .score import Score
 from .vocabulary import OK
 
@@ -25,10 +26,11 @@ __all__ = ["run_case", "pw_baseline", "mean_score"]
 
 def mean_score(runs: list[Score]) -> Score:
     """The per-metric mean of several scores."""
-    return Score(*(float(v) for v in np.mean(np.array(runs, dtype=float), axis=0)))
+    with np.errstate(invalid="ignore"):  # a scalar's P and R are NaN: their mean stays NaN, quietly
+        return Score(*(float(v) for v in np.mean(np.array(runs, dtype=float), axis=0)))
 
 
-def run_case(caller: Caller, case: Any) -> CaseResult:
+def run_case(caller: Callable[[Any, Any], CallOutcome], case: Any) -> CaseResult:
     """Run the evaluator on every prediction of ``case``.
 
     The runs stop at the first failing call; its run number is in the message.
@@ -37,22 +39,26 @@ def run_case(caller: Caller, case: Any) -> CaseResult:
     t0 = time.perf_counter()
     runs: list[Score] = []
     returned_f1 = True
+    kind = KIND_PR
     for i, pred in enumerate(case.predictions):
         out = caller(case.y_true, pred)
         if not out.ok:
             where = f"run {i + 1} of {n}: " if n > 1 else ""
             value = ""
-            if out.score is not None:
+            if out.score is not None and out.result_kind == KIND_SCORE:
+                value = f" (returned {out.score.f1!r})"
+            elif out.score is not None:
                 value = f" (returned P={out.score.precision!r}, R={out.score.recall!r}, F1={out.score.f1!r})"
             return CaseResult(case.id, out.kind, f"{where}{out.message}{value}", n, None, None, out.returned_f1,
                               time.perf_counter() - t0, out.detail)
         assert out.score is not None
         runs.append(out.score)
         returned_f1 = returned_f1 and out.returned_f1
+        kind = out.result_kind
     seconds = time.perf_counter() - t0
     if n == 1:
-        return CaseResult(case.id, OK, "", 1, runs[0], None, returned_f1, seconds)
-    return CaseResult(case.id, OK, "", n, mean_score(runs), tuple(runs), returned_f1, seconds)
+        return CaseResult(case.id, OK, "", 1, runs[0], None, returned_f1, seconds, kind=kind)
+    return CaseResult(case.id, OK, "", n, mean_score(runs), tuple(runs), returned_f1, seconds, kind=kind)
 
 
 def pw_baseline(case: Any) -> Score:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .readings import KIND_SCORE
 from .jsondata import jsonable
 from .options import PAPER_STDERRS, PAPER_TOLERANCE, AuditOptions
 from .reference import ReferenceValue
@@ -46,12 +47,17 @@ def _target(case_id: str, ref: ReferenceValue, options: AuditOptions) -> tuple[S
     return ref.score, [options.comparison_tolerance] * 3, f"the {options.reference} reference"
 
 
+def _compared(mine: CaseResult) -> tuple[str, ...]:
+    """The metrics compared: all three, or only F1 for a scalar result (compared with the reference's F1)."""
+    return ("f1",) if mine.kind == KIND_SCORE else Score._fields
+
+
 def _run_problem(mine: CaseResult, ref: ReferenceValue, tol: float) -> str:
     """The first run of a random case that differs from the reference run, or ``""``."""
     if ref.runs is None or mine.runs is None:
         return ""
     for i, (s, t) in enumerate(zip(mine.runs, ref.runs)):
-        bad = [m for m, a, b in zip(Score._fields, s, t) if not within(a, b, tol)]
+        bad = [m for m, a, b in zip(Score._fields, s, t) if m in _compared(mine) and not within(a, b, tol)]
         if bad:
             return f"run {i + 1}: {', '.join(bad)} {tuple(s)} vs {tuple(t)}"
     return ""
@@ -67,7 +73,7 @@ def compare_case(mine: CaseResult, ref: ReferenceValue, options: AuditOptions) -
     problems = [
         f"{metric} {a!r} vs {b!r} (|diff| {abs(a - b):.3g} > {tol:.3g})"
         for metric, a, b, tol in zip(Score._fields, mine.score, target, tols)
-        if not within(a, b, tol)
+        if metric in _compared(mine) and not within(a, b, tol)
     ]
     if not problems and options.comparison == "reference":
         run = _run_problem(mine, ref, options.comparison_tolerance)

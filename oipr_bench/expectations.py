@@ -28,10 +28,11 @@ __all__ = [
     "FAILED",
     "UNDETERMINED",
     "NOT_RUN",
+    "NOT_APPLICABLE",
 ]
 
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
-from .vocabulary import DEVIATION, FAILED, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
+from .vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
 
 
 
@@ -184,12 +185,18 @@ def judge(observed: str | None, expectation: Expectation) -> str:
     """Status of an observed value against its expectation.
 
     Without a declared deviation: ``passed`` when the value is expected, else
-    ``failed``.  With one (the declared values share none with the default):
+    ``failed``.  ``not_applicable`` observed gives the status ``not_applicable``
+    under the default expectation and ``failed`` under a declared one that
+    does not list it.  With one (the declared values share none with the default):
     the declared value gives ``deviation`` (pytest: xfail), the default value
     ``unexpected_pass`` (pytest: XPASS), anything else ``failed``.
     """
     if observed is None:
         return UNDETERMINED
+    if observed == NOT_APPLICABLE and observed not in expectation.values:
+        # The rule needs a quantity the evaluator does not give: a status of its own, a failure
+        # only when a declared expectation asks for a value.
+        return NOT_APPLICABLE if expectation.source == "default" else FAILED
     if expectation.deviation:
         if observed in expectation.values:
             return DEVIATION

@@ -90,6 +90,8 @@ def status_chip(status: str) -> str:
 
 
 def value_chip(value: str, kind: str) -> str:
+    if value == NOT_APPLICABLE:  # the rule needs what the evaluator does not give: neither good nor bad
+        return f'<span class="val neutral">{esc(value.replace("_", " "))}</span>'
     good = {KIND_BENEFICIAL: {YES}, KIND_MISLEADING: {ABSENT}}.get(kind, set())
     part = {KIND_BENEFICIAL: {PIECEWISE, ONLY_DELAY, ONLY_EARLY}, KIND_MISLEADING: {MITIGATED}}.get(kind, set())
     cls = "ok" if value in good else "dev" if value in part else "bad" if kind else "neutral"

@@ -30,6 +30,7 @@ import numpy as np
 from .html_parts import CSS, STATUS_CLASS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
 from .io import atomic_write_text
 from .plots.gallery import scenario_title
+from .render import describe_kind
 from .results import Profile
 from .vocabulary import CHARACTERISTICS, UNDETERMINED, kind_of
 
@@ -125,7 +126,8 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
         params=dict(profile.params),
         rows=rows,
         scores={r.case_id: tuple(r.score) for r in cases if r.ok and r.score is not None},  # type: ignore[misc]
-        meta={"dataset": profile.dataset_version} if profile.dataset_version else {},
+        meta={**({"dataset": profile.dataset_version} if profile.dataset_version else {}),
+              **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {})},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
     )
@@ -230,6 +232,8 @@ def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str,
             if score is None:
                 return f'<td class="num {cls}">-</td>'
             p, r, f = score
+            if np.isnan(p) and np.isnan(r) and not np.isnan(f):  # a scalar result (precision and recall NaN): one number
+                return f'<td class="num f1 {cls}"><b>{fmt(f)}</b><small>score</small></td>'
             return f'<td class="num f1 {cls}"><b>{fmt(f)}</b><small>{fmt(p, 3)} / {fmt(r, 3)}</small></td>'
 
         runs = "" if len(case.predictions) == 1 else f" <small>(mean of {len(case.predictions)} runs)</small>"

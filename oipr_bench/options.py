@@ -61,6 +61,9 @@ CLI_FLAGS: dict[str, str] = {
     "tolerance": "--tolerance",
     "hypothesis_examples": "--hypothesis-examples",
     "expect": "--expect",
+    "input_kind": "--input",
+    "higher_is_better": "--lower-is-better",
+    "bounds": "--bounds",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -68,6 +71,9 @@ PLUGIN_FLAGS: dict[str, str] = {
     "timeout": "--oipr-timeout",
     "isolate": "--oipr-isolate",
     "hypothesis_examples": "--oipr-hypothesis-examples",
+    "input_kind": "--oipr-input",
+    "higher_is_better": "--oipr-lower-is-better",
+    "bounds": "--oipr-bounds",
 }
 
 
@@ -137,6 +143,14 @@ class AuditOptions:
         Run the sanity checks.
     expectations : dict of str to Expectation
         Declared expectations (validated by :mod:`oipr_bench.expectations`).
+    input_kind : {"binary", "scores"} or None
+        What the evaluator takes; None: its ``input_kind`` attribute, else binary
+        (:mod:`oipr_bench.declarations`).
+    higher_is_better : bool or None
+        Orientation of a scalar score; None: its attribute, else True.
+    bounds : (lo, hi), "LO:HI" or None
+        Range of a scalar score (an end None or empty for open); None: its
+        attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
 
     Raises
     ------
@@ -153,6 +167,9 @@ class AuditOptions:
     hypothesis_examples: int | None = None
     sanity: bool = True
     expectations: Mapping[str, Expectation] = field(default_factory=dict)
+    input_kind: str | None = None
+    higher_is_better: bool | None = None
+    bounds: Any = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -161,6 +178,7 @@ class AuditOptions:
                 raise OptionError(f"{{{name}}} must be True or False, got {getattr(self, name)!r}", name)
         self._check_hypothesis_examples()
         self._check_reference()
+        self._check_declarations()
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -221,6 +239,25 @@ class AuditOptions:
                 "reference_params",
             )
         return params
+
+    def _check_declarations(self) -> None:
+        from .declarations import parse_bounds
+        from .readings import normalise_bounds
+        from .runner import INPUT_KINDS
+
+        if self.input_kind is not None and self.input_kind not in INPUT_KINDS:
+            raise OptionError(f"{{input_kind}} must be one of {', '.join(INPUT_KINDS)}, got {self.input_kind!r}",
+                              "input_kind")
+        if self.higher_is_better is not None and not isinstance(self.higher_is_better, bool):
+            raise OptionError(f"{{higher_is_better}} must be True or False, got {self.higher_is_better!r}",
+                              "higher_is_better")
+        if self.bounds is None:
+            return
+        try:
+            pair = parse_bounds(self.bounds, where="") if isinstance(self.bounds, str) else normalise_bounds(self.bounds)
+        except (ValueError, UsageError) as exc:
+            raise OptionError(f"{{bounds}}: {str(exc).lstrip(': ')}", "bounds") from None
+        object.__setattr__(self, "bounds", pair)
 
     # -- effective values --------------------------------------------------------------------------
 

@@ -101,6 +101,31 @@ def _add_run_options(group: Any) -> None:
         help="add the item sanity[property-search]: a hypothesis search of N examples per model-free property "
         "(derandomized, so reproducible; default 0 = off)",
     )
+    group.addoption(
+        "--oipr-input",
+        choices=("binary", "scores"),
+        default=None,
+        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64); "
+        "default: its input_kind attribute",
+    )
+    group.addoption(
+        "--oipr-lower-is-better",
+        action="store_true",
+        default=False,
+        help="the evaluator's one-number score is better when lower (default: its higher_is_better attribute, else higher)",
+    )
+    group.addoption(
+        "--oipr-bounds",
+        metavar="LO:HI",
+        default=None,
+        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
+    )
+    group.addoption(
+        "--oipr-atlas",
+        action="store_true",
+        default=False,
+        help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics",
+    )
 
 
 def _options(config: pytest.Config) -> Any:
@@ -123,6 +148,9 @@ def _options(config: pytest.Config) -> Any:
             tolerance=opt.tolerance,
             hypothesis_examples=opt.oipr_hypothesis_examples,
             expectations=declared,
+            input_kind=opt.oipr_input,
+            higher_is_better=False if opt.oipr_lower_is_better else None,
+            bounds=opt.oipr_bounds,
         )
     except OptionError as exc:
         raise UsageError(exc.phrased(PLUGIN_FLAGS)) from None
@@ -242,7 +270,24 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             tr.write_line(line)
     except Exception as exc:  # never an internal error at the very end
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
+    if config.option.oipr_atlas:
+        _write_atlas_placement(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")
     for line in getattr(state, "write_errors", []):
         tr.write_line(f"oipr-bench: ERROR: {line}", red=True)
+
+
+def _write_atlas_placement(tr: Any, state: Any) -> None:
+    """``--oipr-atlas``: the evaluator's row among the committed atlas rows (see oipr_bench.atlas.place)."""
+    try:
+        from .atlas.place import placement_lines, user_row
+        from .atlas.store import read_atlas
+
+        profile = state.build_profile()
+        row = user_row(profile.evaluator, profile.to_dict(), state.session.resolved.fn)
+        tr.write_sep("=", f"oipr-bench atlas: {profile.evaluator} among the metrics")
+        for line in placement_lines(row, read_atlas()):
+            tr.write_line(line)
+    except Exception as exc:  # never an internal error at the very end
+        tr.write_line(f"oipr-bench: --oipr-atlas: could not place the evaluator: {type(exc).__name__}: {exc}")

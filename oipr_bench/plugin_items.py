@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .vocabulary import CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED
+from .vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED
 
 __all__ = ["STATE", "PluginState", "state_of", "MARKERS", "OiprCollector", "OiprItem", "OiprCheckFailed",
            "DeclaredDeviation"]
@@ -178,6 +178,8 @@ class OiprItem(pytest.Item):
         exp = res.expectation
         if res.status == UNDETERMINED:
             pytest.skip(f"{self.key} cannot be determined: {res.message}")
+        if res.status == NOT_APPLICABLE:
+            pytest.skip(f"{self.key} is not applicable: {res.message}")
         lines = [f"{self.key}: observed {res.observed}, expected {exp.describe()}"]
         if res.finding is not None:
             lines.append(f"evidence: {res.finding.explanation}")

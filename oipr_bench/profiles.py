@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+import numpy as np
+
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
 from .comparison import compare_case, reference_info
@@ -32,10 +34,12 @@ from .expectations import expectations_from, judge, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
-from .runner import Caller
+from .declarations import declarations_of
+from .readings import KIND_PR, KIND_SCORE
+from .runner import CallOutcome, Caller
 from .sanity import SanityContext, run_check
 from .score import Score
-from .vocabulary import CHARACTERISTICS, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from .vocabulary import BAD_RESULT, CHARACTERISTICS, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -58,7 +62,14 @@ class AuditSession:
         self.options = options if options is not None else AuditOptions()
         own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
         self.expectations = merge_expectations(own, dict(self.options.expectations))
-        self.caller = Caller(resolved.fn, timeout=self.options.timeout, isolate=self.options.isolate)
+        o = self.options
+        self.declarations = declarations_of(resolved, input_kind=o.input_kind, higher_is_better=o.higher_is_better,
+                                            bounds=o.bounds)
+        self.caller = Caller(resolved.fn, timeout=o.timeout, isolate=o.isolate,
+                             input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
+        #: "pr" or "score": set by the first successful call (:meth:`call`).
+        self.kind: str | None = None
+        self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
         self._cases: dict[str, Any] | None = None
         self._case_results: dict[str, CaseResult] = {}
         self._baseline: dict[str, Score] = {}
@@ -100,8 +111,31 @@ class AuditSession:
     def case_result(self, case_id: str) -> CaseResult:
         """The evaluator's result on ``case_id`` (run once, then cached)."""
         if case_id not in self._case_results:
-            self._case_results[case_id] = run_case(self.caller, self.cases[case_id])
+            self._case_results[case_id] = run_case(self.call, self.cases[case_id])
         return self._case_results[case_id]
+
+    def call(self, y_true: Any, y_pred: Any, *, dtype: Any = None) -> CallOutcome:
+        """Call the evaluator once; a result of another kind than the earlier ones is a bad result.
+
+        The first successful call fixes :attr:`kind` (``"pr"`` or ``"score"``).
+        """
+        out = self.caller(y_true, y_pred) if dtype is None else self.caller(y_true, y_pred, dtype=dtype)
+        if not out.ok:
+            return out
+        if self.kind is None:
+            self.kind = out.result_kind
+        elif out.result_kind != self.kind:
+            got, had = (("one number" if k == KIND_SCORE else "precision/recall") for k in (out.result_kind, self.kind))
+            return CallOutcome(BAD_RESULT, message=f"returned {got} here but {had} on earlier calls",
+                               returned_f1=out.returned_f1, result_kind=out.result_kind)
+        return out
+
+    def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
+        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth (cached)."""
+        if case_id not in self._anchors:
+            y = self.cases[case_id].y_true
+            self._anchors[case_id] = (self.call(y, np.zeros_like(y)), self.call(y, y))
+        return self._anchors[case_id]
 
     def baseline(self, case_id: str) -> Score:
         """PW's score on ``case_id`` (cached)."""
@@ -123,10 +157,24 @@ class AuditSession:
         if failed:
             msg = "; ".join(f"needs case {r.case_id}, which failed ({r.status})" for r in failed)
             return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+        scores = {r.case_id: r.score for r in results}
+        decl, kind = self.declarations, self.kind or KIND_PR
+        obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
+        anchored = () if ch.not_applicable_reason(name, obs) else (needed if not obs.bounded else ch.ANCHOR_CASES[name])
+        empty, perfect = {}, {}
+        for cid in anchored:
+            none, best = self.anchors(cid)
+            bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
+            if bad:
+                msg = "; ".join(f"needs {what} on the ground truth of {cid}, which failed ({o.kind}: {o.message})"
+                                for what, o in bad)
+                return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+            empty[cid], perfect[cid] = none.score, best.score
         obs = ch.Observations(
-            scores={r.case_id: r.score for r in results},  # type: ignore[misc]
+            scores=scores,  # type: ignore[arg-type]
             baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
             true_events={c: len(self.cases[c].y_true_events) for c in needed},
+            kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,  # type: ignore[arg-type]
         )
         finding = ch.derive(name, obs)
         return CharacteristicResult(name, finding.value, expectation, judge(finding.value, expectation), finding,
@@ -143,8 +191,8 @@ class AuditSession:
             raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(self.sanity_checks)}")
         if name not in self._sanity:
             o = self.options
-            ctx = SanityContext(self.caller, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,
-                                o.hypothesis_examples)
+            ctx = SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
+                                o.hypothesis_examples, self.declarations, lambda: self.kind)
             self._sanity[name] = run_check(name, ctx)
         return self._sanity[name]
 
@@ -196,6 +244,7 @@ class AuditSession:
         from .scenarios import DATASET_VERSION
 
         order = list(self.cases)
+        kinds = [r.kind for r in case_results.values() if r.ok]
         return Profile(
             evaluator=self.resolved.name,
             params=dict(self.resolved.params),
@@ -207,6 +256,8 @@ class AuditSession:
             options=self.options.recorded(),
             package_version=__version__,
             dataset_version=DATASET_VERSION,
+            kind=kinds[0] if kinds else self.kind,
+            declarations=self.declarations,
         )
 
 
@@ -222,6 +273,9 @@ def audit(
     tolerance: float | None = None,
     sanity: bool = True,
     hypothesis_examples: int | None = None,
+    input: str | None = None,
+    higher_is_better: bool | None = None,
+    bounds: Any = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -246,6 +300,14 @@ def audit(
         Run the sanity checks (default True).
     hypothesis_examples : int, optional
         Also run the ``property-search`` sanity check with this many examples per property.
+    input : {"binary", "scores"}, optional
+        What the evaluator takes; ``"scores"`` hands ``y_pred`` over as float64
+        (the 0/1 prediction as 0.0/1.0).  Default: its ``input_kind`` attribute, else binary.
+    higher_is_better : bool, optional
+        Orientation of a scalar score.  Default: its ``higher_is_better`` attribute, else True.
+    bounds : (lo, hi), optional
+        Range of a scalar score, either end None for open.  Default: its ``bounds``
+        attribute, else (0, 1).  See docs/scalar-metrics.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -272,6 +334,9 @@ def audit(
         hypothesis_examples=hypothesis_examples,
         sanity=sanity,
         expectations=declared_expectations(expect, "expect"),
+        input_kind=input,
+        higher_is_better=higher_is_better,
+        bounds=bounds,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

@@ -47,6 +47,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
 from . import vocabulary
 from .events import events_list
+from .readings import KIND_SCORE
 from .runner import MUTATED, OK, CRASHED, TIMED_OUT, CallOutcome, Caller
 from .strategies import DEFAULT_MAX_SIZE, binary_series, series_pairs
 
@@ -151,7 +152,9 @@ def _check(prop: str, call: Callable[[np.ndarray, np.ndarray], CallOutcome], y_t
     elif prop == vocabulary.PERFECT_PREDICTION:
         if outcome.kind != OK:
             raise _Violation(_failure(prop, f"on y_pred = y_true: {outcome.message}", y_true, y_pred))
-        if any(not abs(v - 1.0) <= PERFECT_TOL for v in outcome.score):
+        # a scalar score (issue 9) is Score(nan, nan, value): only its value must be the best, 1
+        values = outcome.score[2:] if outcome.result_kind == KIND_SCORE else outcome.score
+        if any(not abs(v - 1.0) <= PERFECT_TOL for v in values):
             raise _Violation(_failure(prop, f"y_pred = y_true scores {_describe(outcome)}, expected (1, 1, 1)",
                                       y_true, y_pred))
     elif prop == vocabulary.DETERMINISTIC:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
+from .readings import KIND_PR, KIND_SCORE
 from .vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,11 +75,30 @@ def render_characteristics(profile: "Profile", markdown: bool = False) -> list[s
 
 def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
     """The compact per-case table: P, R, F1 (means for random cases) and status."""
+    scalar = profile.kind == KIND_SCORE
     rows = []
     for r in profile.case_results.values():
-        vals = ["-", "-", "-"] if r.score is None else [cell(v) for v in r.score]
+        if scalar:
+            vals = ["-" if r.score is None else cell(r.score.f1)]
+        else:
+            vals = ["-", "-", "-"] if r.score is None else [cell(v) for v in r.score]
         rows.append([r.case_id, str(r.n_runs), *vals, "ok" if r.ok else f"{r.status}: {r.message}"])
-    return table(["case", "runs", "P", "R", "F1", "status"], rows, markdown)
+    return table(["case", "runs", *(["score"] if scalar else ["P", "R", "F1"]), "status"], rows, markdown)
+
+
+def describe_kind(profile: "Profile") -> str:
+    """One line: what the evaluator takes and returns, and how a scalar is read."""
+    d = profile.declarations
+    takes = "anomaly scores (float64)" if d.input_kind == "scores" else "0/1 predictions"
+    if profile.kind == KIND_SCORE:
+        lo, hi = ("open" if math.isinf(b) else f"{b:g}" for b in d.bounds)
+        way = "higher" if d.higher_is_better else "lower"
+        returns = f"one number (a score; {way} is better; bounds {lo} to {hi})"
+    elif profile.kind == KIND_PR:
+        returns = "precision and recall"
+    else:
+        returns = "nothing usable (no call succeeded)"
+    return f"evaluator kind {profile.kind or '-'}: takes {takes}, returns {returns}"
 
 
 def render_profile(profile: "Profile", markdown: bool = False) -> str:
@@ -91,6 +111,7 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        describe_kind(profile),
         "",
     ]
     lines += render_characteristics(profile, markdown)
@@ -105,6 +126,7 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
-    lines += ["", "cases (P / R / F1; random-detector cases: means over the runs)"]
+    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
     lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"

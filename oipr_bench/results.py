@@ -16,10 +16,12 @@ from .errors import FixtureError
 from .score import Score
 from .expectations import Expectation
 from .jsondata import jsonable, number, schema_problem, unnumber
+from .declarations import Declarations
+from .readings import KIND_PR, KIND_SCORE
 from .vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 1)
+REPORT_FORMAT = ("oipr-bench-report", 2)
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
 
@@ -55,6 +57,8 @@ class CaseResult:
         Per-run scores of a random case.
     returned_f1 : bool
         False when the evaluator returned only (P, R).
+    kind : {"pr", "score"}
+        What the evaluator returned; a scalar is stored as ``Score(nan, nan, value)``.
     seconds : float
         Wall time of the case's calls.
     detail : str
@@ -70,6 +74,7 @@ class CaseResult:
     returned_f1: bool = True
     seconds: float = 0.0
     detail: str = ""
+    kind: str = KIND_PR
 
     @property
     def ok(self) -> bool:
@@ -87,7 +92,8 @@ class CaseResult:
             "message": self.message,
             "precision": None if s is None else number(s.precision),
             "recall": None if s is None else number(s.recall),
-            "f1": None if s is None else number(s.f1),
+            "f1": None if s is None or self.kind == KIND_SCORE else number(s.f1),
+            "score": None if s is None else number(s.f1),
             "runs": None if self.runs is None else [_score_list(r) for r in self.runs],
             "returned_f1": self.returned_f1,
             "seconds": round(self.seconds, 6),
@@ -95,14 +101,18 @@ class CaseResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
+        scalar = all(d.get(k) is None for k in ("precision", "recall", "f1")) and d.get("score") is not None
         score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
             unnumber(d.get("precision")), unnumber(d.get("recall")), unnumber(d.get("f1"))
         )
+        if scalar:
+            score = Score(unnumber(None), unnumber(None), unnumber(d.get("score")))
         if d["status"] != OK:
             score = None
         runs = None if d.get("runs") is None else tuple(_score_from(r) for r in d["runs"])  # type: ignore[misc]
         return cls(d["case_id"], d["status"], d.get("message", ""), int(d.get("n_runs", 1)), score, runs,
-                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""))
+                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""),
+                   KIND_SCORE if scalar else KIND_PR)
 
 
 @dataclass(frozen=True)
@@ -210,6 +220,10 @@ class Profile:
     options : dict
         Run options (timeout, isolate).
     package_version, dataset_version : str
+    kind : {"pr", "score"} or None
+        What the evaluator returns (None when no call succeeded).
+    declarations : Declarations
+        Input kind, orientation and bounds in force (:mod:`oipr_bench.declarations`).
     """
 
     evaluator: str
@@ -222,6 +236,8 @@ class Profile:
     options: dict[str, Any] = field(default_factory=dict)
     package_version: str = ""
     dataset_version: str = ""
+    kind: str | None = None
+    declarations: Declarations = field(default_factory=Declarations)
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -242,9 +258,9 @@ class Profile:
             {k: v for k, v in r.to_dict().items() if k not in ("runs", "returned_f1")}
             for r in self.case_results.values()
         ]
-        cols = ["case_id", "scenario", "case", "n_runs", "precision", "recall", "f1", "status", "message", "seconds"]
+        cols = ["case_id", "scenario", "case", "n_runs", "precision", "recall", "f1", "score", "status", "message", "seconds"]
         frame = pd.DataFrame(rows, columns=cols)
-        for c in ("precision", "recall", "f1"):
+        for c in ("precision", "recall", "f1", "score"):
             frame[c] = frame[c].astype(float)
         return frame.set_index("case_id")
 
@@ -275,7 +291,8 @@ class Profile:
         return {
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
-            "evaluator": {"name": self.evaluator, "params": jsonable(self.params)},
+            "evaluator": {"name": self.evaluator, "params": jsonable(self.params), "kind": self.kind,
+                          **self.declarations.to_dict()},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
             "options": jsonable(self.options),
@@ -298,12 +315,18 @@ class Profile:
     def from_dict(cls, d: Mapping[str, Any], *, source: str | None = None) -> "Profile":
         """Rebuild a profile from :meth:`to_dict` output (e.g. a JSON report).
 
+        A layout-version-1 report (oipr-bench 0.1: precision/recall evaluators
+        only) is read as kind ``pr`` with the default declarations.
+
         Raises
         ------
         FixtureError
             ``d`` is not a report (``schema/report.schema.json``): names the
-            JSON path of the first problem (and ``source``, the file, if given).
+            JSON path of the first problem (and ``source``, the file, if given);
+            or its layout version is newer than this oipr-bench reads.
         """
+        if isinstance(d, Mapping) and d.get("format") == REPORT_FORMAT[0]:
+            d = _upgrade(d, source)
         problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
         if not isinstance(d, Mapping) or problem is not None:
             what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
@@ -321,6 +344,8 @@ class Profile:
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
             dataset_version=d["dataset"]["version"],
+            kind=d["evaluator"]["kind"],
+            declarations=Declarations.from_dict(d["evaluator"]),
         )
 
     def format(self, fmt: str = "table") -> str:
@@ -335,6 +360,29 @@ class Profile:
 
     def __str__(self) -> str:
         return self.format("table")
+
+
+def _upgrade(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
+    """A report of an older layout version in the current layout (version 1 -> 2)."""
+    version = d.get("format_version")
+    if version == REPORT_FORMAT[1] or not isinstance(version, int) or isinstance(version, bool):
+        return d
+    if version > REPORT_FORMAT[1]:
+        raise FixtureError(f"report layout version {version} is newer than this oipr-bench reads "
+                           f"(up to {REPORT_FORMAT[1]}); upgrade oipr-bench or re-run the audit",
+                           file=source, json_path="$.format_version")
+    if version != 1:
+        return d
+    ev = d.get("evaluator")
+    cases = d.get("cases")
+    if not isinstance(ev, Mapping) or not isinstance(cases, list):
+        return d
+    return {
+        **d,
+        "format_version": REPORT_FORMAT[1],
+        "evaluator": {**ev, "kind": KIND_PR, **Declarations().to_dict()},
+        "cases": [{**c, "score": c.get("f1")} if isinstance(c, Mapping) else c for c in cases],
+    }
 
 
 def one_line(message: str) -> str:

@@ -19,18 +19,17 @@ when it dies (segfault, ``os._exit``), so the next call starts afresh.
 from __future__ import annotations
 
 import math
-import numbers
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from .evaluators.tapr import above_one_note
-from .score import Score, f1_from
+from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
 from .guards import describe_exception, format_exception, safe_str
 from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
+from .readings import KIND_PR
+from .score import Score
 
 #: Kinds of outcome, in the words the reports use (defined in :mod:`oipr_bench.vocabulary`).
 from .vocabulary import BAD_RESULT, CRASHED, MUTATED, OK, RAISED, TIMED_OUT
@@ -58,95 +57,16 @@ class CallOutcome:
     detail: str = ""
     #: False when the evaluator returned only (P, R) and F1 was computed here.
     returned_f1: bool = True
+    #: ``"pr"`` or ``"score"`` (one number returned); see :func:`result_kind`.
+    result_kind: str = KIND_PR
 
     @property
     def ok(self) -> bool:
         return self.kind == OK
 
 
-def _as_float(name: str, value: Any) -> float:
-    """Convert a P/R/F1 component to float, accepting numpy scalars and 0-d arrays."""
-    if isinstance(value, np.ndarray):
-        if value.ndim != 0:
-            raise TypeError(f"{name} is an array of shape {value.shape}, expected a number")
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} is a boolean ({value!r}), expected a number")
-    if not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} is {type(value).__name__} ({value!r:.60}), expected a number")
-    return float(value)
-
-
-def coerce_result(result: Any) -> Score:
-    """Turn an evaluator's return value into a :class:`Score`.
-
-    Accepted: ``(P, R, F1)``, ``(P, R)`` (F1 computed by eq. 1), a mapping with
-    keys ``precision``/``recall``/``f1`` (``f1`` optional), or an object with
-    those attributes.  Components may be Python or numpy numbers or 0-d arrays.
-
-    Raises
-    ------
-    TypeError
-        The result has the wrong type or arity; the message says what it got.
-    """
-    return _coerce(result)[0]
-
-
-def _coerce(result: Any) -> tuple[Score, bool]:
-    """:func:`coerce_result`, also saying whether the evaluator returned F1 itself."""
-    if result is None:
-        raise TypeError("returned None, expected (precision, recall[, f1])")
-    if isinstance(result, (str, bytes)):
-        raise TypeError(f"returned a string ({result!r:.60}), expected (precision, recall[, f1])")
-    if isinstance(result, Mapping):
-        missing = [k for k in ("precision", "recall") if k not in result]
-        if missing:
-            raise TypeError(f"returned a mapping without key(s) {', '.join(missing)}")
-        p = _as_float("precision", result["precision"])
-        r = _as_float("recall", result["recall"])
-        if "f1" in result:
-            return Score(p, r, _as_float("f1", result["f1"])), True
-        return Score(p, r, f1_from(p, r)), False
-    if isinstance(result, (tuple, list, np.ndarray)):
-        if isinstance(result, np.ndarray) and result.ndim != 1:
-            raise TypeError(f"returned an array of shape {result.shape}, expected (precision, recall[, f1])")
-        items = list(result)
-        if len(items) not in (2, 3):
-            raise TypeError(f"returned {len(items)} values, expected 2 (precision, recall) or 3 (precision, recall, f1)")
-        p = _as_float("precision", items[0])
-        r = _as_float("recall", items[1])
-        if len(items) == 3:
-            return Score(p, r, _as_float("f1", items[2])), True
-        return Score(p, r, f1_from(p, r)), False
-    if hasattr(result, "precision") and hasattr(result, "recall"):
-        p = _as_float("precision", result.precision)
-        r = _as_float("recall", result.recall)
-        if hasattr(result, "f1"):
-            return Score(p, r, _as_float("f1", result.f1)), True
-        return Score(p, r, f1_from(p, r)), False
-    raise TypeError(f"returned {type(result).__name__}, expected (precision, recall[, f1]), a mapping or an object with precision/recall")
-
-
-def check_range(score: Score, y_true: np.ndarray, y_pred: np.ndarray) -> str:
-    """Return a problem description if ``score`` is out of range, else ``""``.
-
-    Every component must lie in [0, 1].  NaN is the documented value only for
-    a 0/0 quantity: precision (and F1) when ``y_pred`` has no positive point,
-    recall (and F1) when ``y_true`` has none.
-    """
-    nan_ok = {
-        "precision": not y_pred.any(),
-        "recall": not y_true.any(),
-    }
-    nan_ok["f1"] = nan_ok["precision"] or nan_ok["recall"]
-    for name, value in zip(Score._fields, score):
-        if math.isnan(value):
-            if not nan_ok[name]:
-                return f"{name} is NaN although it is well defined here"
-        elif not 0.0 <= value <= 1.0:
-            return f"{name} = {value!r} lies outside [0, 1]" + above_one_note(name, value)
-    return ""
-
+#: What an evaluator takes: 0/1 predictions, or float64 anomaly scores.
+INPUT_KINDS: tuple[str, ...] = ("binary", "scores")
 
 def call_evaluator(
     fn: Callable[..., Any],
@@ -154,6 +74,8 @@ def call_evaluator(
     y_pred: np.ndarray,
     *,
     dtype: Any = np.int8,
+    pred_dtype: Any = None,
+    bounds: tuple[float, float] = (0.0, 1.0),
 ) -> CallOutcome:
     """Call ``fn(y_true, y_pred)`` on fresh copies and judge the result.
 
@@ -167,6 +89,11 @@ def call_evaluator(
     dtype : numpy dtype, optional
         The dtype handed to ``fn`` (int8 by default; the sanity checks also
         use ``bool`` and ``int64``).
+    pred_dtype : numpy dtype, optional
+        The dtype of ``y_pred`` when it differs from ``dtype`` (``float64``
+        for an evaluator that takes anomaly scores).
+    bounds : (float, float)
+        Declared range of a scalar result (see :func:`check_range`).
 
     Returns
     -------
@@ -175,7 +102,7 @@ def call_evaluator(
         an exception (``SystemExit`` included) is a ``"raised"`` outcome.
     """
     y_true = np.asarray(y_true).astype(dtype)
-    y_pred = np.asarray(y_pred).astype(dtype)
+    y_pred = np.asarray(y_pred).astype(dtype if pred_dtype is None else pred_dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
     sigint = SigintWatch()
     try:
@@ -199,15 +126,16 @@ def call_evaluator(
     if mutated:
         return CallOutcome(MUTATED, message=f"mutated its input {' and '.join(mutated)}")
     try:
-        score, returned_f1 = _coerce(result)
+        score, returned_f1 = coerce_with_flag(result)
+        kind = result_kind(result)
     except TypeError as exc:
         return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
     except Exception as exc:  # a user object whose attributes raise
         return CallOutcome(BAD_RESULT, message=outcome_text(f"result could not be read: {describe_exception(exc)}"))
-    problem = check_range(score, y_true, y_pred)
+    problem = check_range(score, y_true, y_pred, kind=kind, bounds=bounds)
     if problem:
-        return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1)
-    return CallOutcome(OK, score=score, returned_f1=returned_f1)
+        return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1, result_kind=kind)
+    return CallOutcome(OK, score=score, returned_f1=returned_f1, result_kind=kind)
 
 
 # -- worker processes ----------------------------------------------------------------------------
@@ -230,9 +158,9 @@ def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = Non
             return
         if msg is None:
             return
-        y_true, y_pred, dtype = msg
+        y_true, y_pred, dtype, pred_dtype, bounds = msg
         try:
-            outcome = call_evaluator(fn, y_true, y_pred, dtype=dtype)
+            outcome = call_evaluator(fn, y_true, y_pred, dtype=dtype, pred_dtype=pred_dtype, bounds=bounds)
         except KeyboardInterrupt:
             return
         for stream in (sys.stdout, sys.stderr):
@@ -243,7 +171,8 @@ def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = Non
         try:
             conn.send(outcome)
         except Exception as exc:  # e.g. an unpicklable detail
-            conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})", outcome.returned_f1))
+            conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})",
+                                  outcome.returned_f1, outcome.result_kind))
 
 
 def _mp_context() -> Any:
@@ -282,13 +211,23 @@ class Caller:
         Run every call in a worker process even without a timeout, so that an
         evaluator that kills its interpreter (segfault, ``os._exit``) gives a
         ``"crashed"`` outcome instead of ending the run.
+    input_kind : {"binary", "scores"}
+        ``"scores"``: ``y_pred`` is handed over as float64 anomaly scores
+        (``y_true`` stays 0/1 labels of the requested dtype).
+    bounds : (float, float)
+        Declared range of a scalar result (:func:`check_range`).
 
     Notes
     -----
     Use as a context manager, or call :meth:`close`, to stop the worker.
     """
 
-    def __init__(self, fn: Callable[..., Any], *, timeout: float | None = None, isolate: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Any], *, timeout: float | None = None, isolate: bool = False,
+                 input_kind: str = "binary", bounds: tuple[float, float] = (0.0, 1.0)) -> None:
+        if input_kind not in INPUT_KINDS:
+            raise ValueError(f"input kind must be one of {', '.join(INPUT_KINDS)}, got {input_kind!r}")
+        self.input_kind = input_kind
+        self.bounds = (float(bounds[0]), float(bounds[1]))
         if timeout is not None:
             timeout = float(timeout)
             if not timeout > 0 or math.isinf(timeout):
@@ -312,9 +251,10 @@ class Caller:
 
     def __call__(self, y_true: np.ndarray, y_pred: np.ndarray, *, dtype: Any = np.int8) -> CallOutcome:
         """Call the evaluator once on fresh copies; see :func:`call_evaluator`."""
+        pred_dtype = np.float64 if self.input_kind == "scores" else None
         if self.in_process:
-            return call_evaluator(self.fn, y_true, y_pred, dtype=dtype)
-        return self._call_in_worker(np.asarray(y_true), np.asarray(y_pred), dtype)
+            return call_evaluator(self.fn, y_true, y_pred, dtype=dtype, pred_dtype=pred_dtype, bounds=self.bounds)
+        return self._call_in_worker(np.asarray(y_true), np.asarray(y_pred), dtype, pred_dtype)
 
     def _start(self) -> None:
         import warnings
@@ -342,7 +282,7 @@ class Caller:
                 proc.kill()
             proc.join(5)
 
-    def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any) -> CallOutcome:
+    def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any, pred_dtype: Any) -> CallOutcome:
         if self._proc is None or not self._proc.is_alive():
             self._kill()
             try:
@@ -351,7 +291,7 @@ class Caller:
                 return CallOutcome(CRASHED, message=f"could not start a worker process: {type(exc).__name__}: {exc}")
         proc, conn = self._proc, self._conn
         try:
-            conn.send((y_true, y_pred, np.dtype(dtype)))
+            conn.send((y_true, y_pred, np.dtype(dtype), None if pred_dtype is None else np.dtype(pred_dtype), self.bounds))
         except (OSError, EOFError):
             proc.join(1)
             exitcode = proc.exitcode

@@ -22,10 +22,14 @@ import numpy as np
 
 from .results import CaseResult, SanityResult
 from .runner import CallOutcome, Caller
+from .declarations import Declarations
+from .discrimination import DISCRIMINATION_HEAD, discrimination_problem, perfect_problem
+from .readings import KIND_SCORE
 from .score import f1_from
 from .vocabulary import (
     BOOL_INT,
     DETERMINISTIC,
+    DISCRIMINATES,
     FAILED,
     HARMONIC_F1,
     MUTATED,
@@ -65,6 +69,10 @@ class SanityContext:
         The evaluator itself (for the property search, which makes its own caller).
     timeout, isolate, hypothesis_examples
         The audit's options the property search needs.
+    declarations : Declarations
+        Input kind, orientation and bounds (a scalar's perfect value is its best bound).
+    kind : callable
+        ``kind() -> "pr" | "score" | None``: what the evaluator returned so far.
     """
 
     caller: Caller
@@ -74,6 +82,8 @@ class SanityContext:
     timeout: float | None = None
     isolate: bool = False
     hypothesis_examples: int | None = None
+    declarations: Declarations = Declarations()
+    kind: Callable[[], str | None] = lambda: None
 
 
 def _same(a: float, b: float, tol: float) -> bool:
@@ -106,7 +116,7 @@ def _triple(out: CallOutcome) -> tuple[float, ...]:
 
 
 def check_perfect(ctx: SanityContext) -> SanityResult:
-    """``y_pred = y_true`` scores (1, 1, 1) on three ground truths."""
+    """``y_pred = y_true`` scores (1, 1, 1) on three ground truths; a scalar, its best declared bound."""
     failures = []
     for cid in _PERFECT_CASES:
         y = ctx.cases[cid].y_true
@@ -114,11 +124,27 @@ def check_perfect(ctx: SanityContext) -> SanityResult:
         if not out.ok:
             failures.append(f"y_pred = y_true of {cid}: {out.message}")
             continue
-        if not all(_same(v, 1.0, SANITY_TOLERANCE) for v in _triple(out)):
-            p, r, f = _triple(out)
-            return SanityResult(PERFECT, FAILED,
-                                f"y_pred = y_true of {cid} scores P={p!r}, R={r!r}, F1={f!r}, expected (1, 1, 1)")
+        problem = perfect_problem(out.score, out.result_kind, ctx.declarations, f"y_pred = y_true of {cid}")  # type: ignore[arg-type]
+        if problem:
+            return SanityResult(PERFECT, FAILED, problem)
     return _verdict(PERFECT, failures, len(_PERFECT_CASES))
+
+
+def check_discriminates(ctx: SanityContext) -> SanityResult:
+    """The perfect detection scores strictly better than no detection and than all ones (two ground truths).
+
+    A metric that does not is degenerate (a constant, one that ignores ``y_pred``):
+    its profile says nothing.  Fails with the numbers.
+    """
+    failures = []
+    for cid in _PERFECT_CASES[:2]:
+        problem = discrimination_problem(ctx.caller, ctx.cases[cid].y_true, ctx.kind(), ctx.declarations,
+                                         f"the ground truth of {cid}")
+        if problem.startswith(DISCRIMINATION_HEAD):
+            return SanityResult(DISCRIMINATES, FAILED, problem)
+        if problem:
+            failures.append(problem)
+    return _verdict(DISCRIMINATES, failures, 2)
 
 
 def check_deterministic(ctx: SanityContext) -> SanityResult:
@@ -188,6 +214,8 @@ def check_harmonic_f1(ctx: SanityContext) -> SanityResult:
     ok = [r for r in done if r.ok]
     if not ok:
         return _nothing_observed(HARMONIC_F1, [f"{r.case_id}: {r.status}" for r in done][:3] + ["..."])
+    if all(r.kind == KIND_SCORE for r in ok):
+        return SanityResult(HARMONIC_F1, PASSED, "the evaluator returns one number: there is no F1 to check")
     checked = 0
     for r in ok:
         if not r.returned_f1:
@@ -226,6 +254,7 @@ def check_property_search(ctx: SanityContext) -> SanityResult:
 #: The check of each sanity-check name.
 CHECKS: dict[str, Callable[[SanityContext], SanityResult]] = {
     PERFECT: check_perfect,
+    DISCRIMINATES: check_discriminates,
     DETERMINISTIC: check_deterministic,
     NO_MUTATION: check_no_mutation,
     BOOL_INT: check_bool_int,

@@ -88,6 +88,10 @@ def kind_of(name: str) -> str:
 YES, NO, PIECEWISE, ONLY_DELAY, ONLY_EARLY = "yes", "no", "piecewise", "only_delay", "only_early"
 PRESENT, ABSENT, MITIGATED = "present", "absent", "mitigated"
 
+#: The value of a characteristic whose rule needs a quantity the evaluator does not give
+#: (precision of a scalar score; a fixed F1 level for an unbounded one): also its status.
+NOT_APPLICABLE = "not_applicable"
+
 #: Values each characteristic can take (Table 5; ``piecewise`` and ``only_delay``
 #: from its footnotes, ``mitigated`` for OIPR's long-anomaly row).
 VALUES: dict[str, tuple[str, ...]] = {
@@ -102,10 +106,14 @@ VALUES: dict[str, tuple[str, ...]] = {
     ALL_ONE_OVERESTIMATION: (PRESENT, ABSENT),
     RANDOM_OVERESTIMATION: (PRESENT, ABSENT),
 }
+#: Every characteristic can be not applicable (issue 9: scalar scores).
+VALUES = {name: values + (NOT_APPLICABLE,) for name, values in VALUES.items()}
 
 # -- sanity checks ---------------------------------------------------------------------------------
 
 PERFECT = "perfect"
+#: The perfect detection scores strictly better than no detection and the all-ones detector.
+DISCRIMINATES = "discriminates"
 DETERMINISTIC = "deterministic"
 NO_MUTATION = "no_mutation"
 BOOL_INT = "bool_int"
@@ -114,7 +122,7 @@ HARMONIC_F1 = "harmonic_f1"
 PROPERTY_SEARCH = "property-search"
 
 #: The sanity checks every audit runs, in report order (:mod:`oipr_bench.sanity`).
-SANITY_CHECKS: tuple[str, ...] = (PERFECT, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
+SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
 
 #: The model-free properties the property search looks for (:mod:`oipr_bench.property_search`), in report order.
 VALID_RESULT = "valid_result"
@@ -143,8 +151,6 @@ DEVIATION = "deviation"
 UNEXPECTED_PASS = "unexpected_pass"
 #: Could not be decided: the cases it needs failed, or a check observed nothing.
 UNDETERMINED = "undetermined"
-#: Does not apply to this evaluator (e.g. a rule that needs precision and recall, on a scalar score).
-NOT_APPLICABLE = "not_applicable"
 #: Not run in this session (e.g. deselected with ``-k``).
 NOT_RUN = "not_run"
 

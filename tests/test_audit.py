@@ -156,14 +156,39 @@ def test_misbehaving_matrix_through_audit():
 
 @pytest.mark.parametrize(
     "result, problem",
-    [(None, "returned None"), ("x", "string"), (-0.5, "returned float"), ((1.5, 1.0), "outside [0, 1]"),
-     ((-0.1, 0.5), "outside [0, 1]"), ((math.inf, 1.0), "outside"), ((0.1, 0.2, 0.3, 0.4), "4 values")],
+    [(None, "returned None"), ("x", "string"), ((1.5, 1.0), "outside [0, 1]"),
+     ((-0.1, 0.5), "outside [0, 1]"), ((math.inf, 1.0), "outside"), ((0.1, 0.2, 0.3, 0.4), "4 values"),
+     # scalar results: one number is a score, judged against the declared bounds (default [0, 1])
+     (-0.5, "score = -0.5 lies outside the declared bounds [0, 1]"), (1.5, "outside the declared bounds [0, 1]"),
+     (math.inf, "score = inf is not a finite number"),
+     (-math.inf, "score = -inf is not a finite number"), (True, "returned a boolean"), (np.array([0.5]), "returned 1 values")],
 )
 def test_bad_results_fail_every_case_and_say_why(result, problem):
     prof = oipr_bench.audit(lambda t, p: result, sanity=False)
     assert all(r.status == "bad_result" for r in prof.case_results.values())
     assert problem in prof.case_results["overlap_proportion/c1"].message
     assert all(r.observed is None for r in prof.characteristic_results.values())
+
+
+def test_a_nan_score_is_accepted_only_where_it_is_0_over_0():
+    # NaN is the documented value of a 0/0 quantity: only the empty prediction (constant_detector/c1) allows it.
+    prof = oipr_bench.audit(lambda t, p: math.nan, sanity=False)
+    bad = {c for c, r in prof.case_results.items() if r.status == "bad_result"}
+    assert bad == set(prof.case_results) - {"constant_detector/c1"}
+    assert "score is NaN although it is well defined here" in prof.case_results["overlap_proportion/c1"].message
+
+
+def test_declared_bounds_decide_what_is_in_range():
+    # 1.5 is out of the default [0, 1], in range for [0, 2] and for an open top; 2 + 1e-12 is 2 (tolerance 1e-9).
+    assert oipr_bench.audit(lambda t, p: 1.5, sanity=False).case_results["sparse_anomalies/c1"].status == "bad_result"
+    for bounds in ((0, 2), (0, None), (None, math.inf)):
+        prof = oipr_bench.audit(lambda t, p: 1.5, sanity=False, bounds=bounds)
+        assert all(r.ok for r in prof.case_results.values()), bounds
+    assert all(r.ok for r in oipr_bench.audit(lambda t, p: 2 + 1e-12, sanity=False, bounds=(0, 2)).case_results.values())
+    bad = oipr_bench.audit(lambda t, p: 2.01, sanity=False, bounds=(0, 2)).case_results["sparse_anomalies/c1"]
+    assert "score = 2.01 lies outside the declared bounds [0, 2]" in bad.message
+    bad = oipr_bench.audit(lambda t, p: -1.0, sanity=False, bounds=(0, None)).case_results["sparse_anomalies/c1"]
+    assert "outside the declared bounds [0, inf)" in bad.message
 
 
 def test_numpy_scalars_and_0d_arrays_are_accepted():

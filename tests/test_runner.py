@@ -97,6 +97,22 @@ def _segfaults(t, p):
     ctypes.string_at(0)
 
 
+def _nan_score(t, p):
+    return math.nan
+
+
+def _inf_score(t, p):
+    return np.float64(math.inf)
+
+
+def _big_score(t, p):
+    return 1.5
+
+
+def _good_score(t, p):
+    return np.array(0.25)
+
+
 def _good(t, p):
     return (float(t @ p) / max(int(p.sum()), 1), float(t @ p) / max(int(t.sum()), 1))
 
@@ -110,6 +126,11 @@ def _good(t, p):
         (_mutates, "mutated", "mutated its input y_pred"),
         (_str, "bad_result", "string"),
         (_good, "ok", ""),
+        # scalar results (one number): the same guarantees
+        (_nan_score, "bad_result", "score is NaN although it is well defined here"),
+        (_inf_score, "bad_result", "score = inf is not a finite number"),
+        (_big_score, "bad_result", "score = 1.5 lies outside the declared bounds [0, 1]"),
+        (_good_score, "ok", ""),
     ],
 )
 @pytest.mark.parametrize("isolate", [False, True])
@@ -185,3 +206,24 @@ def test_hang_with_timeout_in_process_mode_is_refused():
         Caller(_good, timeout=0)
     with pytest.raises(ValueError, match="positive"):
         Caller(_good, timeout=-1)
+
+
+def test_scalar_results_and_declared_bounds():
+    assert coerce_result(0.25) == (pytest.approx(math.nan, nan_ok=True), pytest.approx(math.nan, nan_ok=True), 0.25)
+    assert math.isnan(coerce_result(np.float32(0.5)).precision) and coerce_result(np.float32(0.5)).f1 == 0.5
+    ones = np.ones(5, dtype=np.int8)
+    score = Score(math.nan, math.nan, 7.0)
+    assert "outside the declared bounds [0, 1]" in check_range(score, ones, ones, kind="score")
+    assert check_range(score, ones, ones, kind="score", bounds=(0.0, math.inf)) == ""
+    assert check_range(Score(math.nan, math.nan, 1.0 + 1e-12), ones, ones, kind="score") == ""  # tolerance 1e-9
+    assert check_range(Score(1.0 + 1e-12, 1.0, 1.0), ones, ones) == ""  # P/R get the same tolerance
+    assert "outside" in check_range(Score(1.0 + 1e-6, 1.0, 1.0), ones, ones)
+    with Caller(_big_score, bounds=(0.0, 2.0)) as caller:
+        out = caller(Y_TRUE, Y_PRED)
+    assert out.ok and out.result_kind == "score" and out.score.f1 == 1.5
+    seen = []
+    with Caller(lambda t, p: seen.append((t.dtype, p.dtype)) or 0.5, input_kind="scores") as caller:
+        assert caller(Y_TRUE, Y_PRED).ok
+    assert seen == [(np.dtype(np.int8), np.dtype(np.float64))]
+    with pytest.raises(ValueError, match="input kind must be one of binary, scores"):
+        Caller(_good, input_kind="probabilities")

@@ -46,6 +46,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("plot", "plot", "draw the scenario gallery or operator-interest curves"),
     Command("sweep", "sweep", "OIPR P/R/F1 over an l_dis x l_obs grid (heat maps + CSV)"),
     Command("report", "report", "audit an evaluator into one self-contained HTML page"),
+    Command("atlas", "atlas", "the metric atlas: public metric implementations profiled; place your metric among them"),
 )
 
 #: Modules of the sub-commands (kept for callers of the 0.1 name).

@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
+    parser.add_argument("--input", choices=("binary", "scores"), default=None,
+                        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64)")
+    parser.add_argument("--lower-is-better", action="store_true",
+                        help="the evaluator's one-number score is better when lower")
+    parser.add_argument("--bounds", metavar="LO:HI", default=None,
+                        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default 0:1")
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.set_defaults(func=run)
@@ -68,6 +74,9 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
             tolerance=args.tolerance,
             hypothesis_examples=args.hypothesis_examples,
             expectations=declared,
+            input_kind=args.input,
+            higher_is_better=False if args.lower_is_better else None,
+            bounds=args.bounds,
         )
     except OptionError as exc:
         raise UsageError(exc.phrased(CLI_FLAGS)) from None

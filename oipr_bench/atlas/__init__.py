@@ -1,0 +1,16 @@
+"""The metric atlas: public TAD metric implementations profiled by oipr-bench.
+
+One adapter module per package family (:mod:`.builtins`, :mod:`.tsadmetrics`,
+:mod:`.prts`, :mod:`.tsb_ad`, :mod:`.tadpak`, :mod:`.pate`, :mod:`.vus`,
+:mod:`.timeeval`) declares its rows (:class:`~._adapter.Adapter`); no metric
+package is imported until a row is loaded.  :mod:`.build` audits rows,
+:mod:`.store` reads/writes the ``atlas/`` folder, :mod:`.render` draws the
+grid, :mod:`.nearest` places a metric among the rows, :mod:`.drift` compares
+a recomputation with the committed atlas and :mod:`.disagreements` compares
+implementations of "the same" metric.  See docs/atlas.md.
+"""
+
+from ._adapter import Adapter, AtlasEvaluator, Unavailable
+from .registry import adapters, by_id
+
+__all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "adapters", "by_id"]

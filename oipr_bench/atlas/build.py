@@ -1,0 +1,161 @@
+"""Profile atlas rows: run :func:`oipr_bench.audit` on each adapter's metric.
+
+A row is plain data (a dict, stored in ``atlas.json``): the adapter's
+declarations, the package version, the status (``ok``, ``unavailable``,
+``error``, ``not_run``) with its reason, the characteristic cells and the
+per-case headline numbers (F1 for a P/R metric, the score for a scalar one).
+The audit's JSON report is kept beside it (one file per row).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Iterable
+
+from ..vocabulary import NOT_APPLICABLE, NOT_RUN
+from ._adapter import Adapter, Unavailable
+
+__all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell", "slug"]
+
+ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
+
+
+def slug(row_id: str) -> str:
+    """File-name-safe form of a row id (``TSADmetrics:pwf`` -> ``TSADmetrics__pwf``)."""
+    out = "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id.replace(":", "__"))
+    return out.strip("_") or "row"
+
+
+def _base_row(adapter: Adapter) -> dict[str, Any]:
+    lo, hi = adapter.bounds
+    return {
+        "id": adapter.id,
+        "package": adapter.package,
+        "version": adapter.version,
+        "metric": adapter.metric,
+        "family": adapter.family,
+        "group": adapter.group,
+        "params": dict(adapter.params),
+        "input_kind": adapter.input_kind,
+        "kind": adapter.kind,
+        "higher_is_better": adapter.higher_is_better,
+        "bounds": [lo, hi],
+        "note": adapter.note,
+        "slow": adapter.slow,
+        "status": NOT_RUN,
+        "reason": "",
+        "characteristics": {},
+        "cases": {},
+    }
+
+
+def headline(case: dict[str, Any]) -> float | None:
+    """The case's headline number from a report's case entry: the score, else F1 (None when it failed)."""
+    if case.get("status") != "ok":
+        return None
+    for key in ("score", "value", "f1"):
+        value = case.get(key)
+        if value is not None:
+            return float(value)
+    return None
+
+
+def cell(characteristic: dict[str, Any]) -> str:
+    """A report characteristic as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
+    observed = characteristic.get("observed")
+    if observed == NOT_APPLICABLE or characteristic.get("status") == NOT_APPLICABLE:
+        return "n/a"
+    return "?" if observed is None else str(observed)
+
+
+def _strip_timings(obj: Any) -> Any:
+    """The report without wall times (so that the committed atlas is reproducible)."""
+    if isinstance(obj, dict):
+        return {k: (0.0 if k == "seconds" else _strip_timings(v)) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_strip_timings(v) for v in obj]
+    return obj
+
+
+def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
+    """The atlas row of ``adapter`` from its audit report."""
+    row = _base_row(adapter)
+    row["status"] = "ok"
+    row["characteristics"] = {c["name"]: cell(c) for c in report["characteristics"]}
+    row["cases"] = {c["case_id"]: headline(c) for c in report["cases"]}
+    failed = [c for c in report["cases"] if c["status"] != "ok"]
+    if failed:
+        row["reason"] = f"{len(failed)} of {len(report['cases'])} cases failed; first: {failed[0]['case_id']}: {failed[0]['message']}"
+    return row
+
+
+def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
+    """Audit one adapter: ``(row, report or None, seconds)``."""
+    from .. import audit
+
+    t0 = time.perf_counter()
+    try:
+        evaluator = adapter.load()
+    except Unavailable as exc:
+        row = _base_row(adapter)
+        row["status"], row["reason"] = "unavailable", str(exc)
+        return row, None, time.perf_counter() - t0
+    try:
+        report = _strip_timings(audit(evaluator).to_dict())
+    except Exception as exc:  # noqa: BLE001 - any failure of the audit itself is the row's reason
+        row = _base_row(adapter)
+        row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]
+        return row, None, time.perf_counter() - t0
+    row = row_from_report(adapter, report)
+    problem = schema_problem(report)
+    if problem:
+        row["reason"] = "; ".join(x for x in (row["reason"], f"its report does not follow the report schema: {problem}") if x)
+    return row, report, time.perf_counter() - t0
+
+
+def schema_problem(report: dict[str, Any]) -> str:
+    """One line saying how ``report`` breaks ``schema/report.schema.json`` ("" when it follows it)."""
+    import jsonschema
+
+    from .store import validate_report
+
+    try:
+        validate_report(report)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path)
+        return f"{where}: {exc.message}"
+    return ""
+
+
+def _profile_by_id(row_id: str) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
+    import warnings
+
+    from .registry import by_id
+
+    warnings.simplefilter("ignore")
+    return profile_adapter(by_id()[row_id])
+
+
+def profile_all(adapters: Iterable[Adapter], jobs: int = 1) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
+    """Audit every adapter (in ``jobs`` worker processes), in the given order."""
+    ids = [a.id for a in adapters]
+    if jobs <= 1 or len(ids) <= 1:
+        return [_profile_by_id(i) for i in ids]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(_profile_by_id, ids))
+
+
+def not_run_row(adapter: Adapter, reason: str, status: str = NOT_RUN) -> dict[str, Any]:
+    """A row that was not profiled (``not_run`` or ``unavailable``), with the reason."""
+    row = _base_row(adapter)
+    row["status"], row["reason"] = status, reason
+    return row
+
+
+def same_number(a: float | None, b: float | None, tol: float = 1e-9) -> bool:
+    """Equal within ``tol`` (None equals None; NaN is stored as None)."""
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=0.0, abs_tol=tol)

@@ -1,0 +1,45 @@
+"""Your metric among the atlas rows: its row inside the grid and the three nearest rows.
+
+Used by ``oipr-bench atlas --evaluator X`` and the plugin's ``--oipr-atlas``;
+both audit only X and read the committed rows (``atlas.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ._adapter import Adapter
+from .build import row_from_report
+from .nearest import nearest
+from .render import SHORT, grid_lines
+
+__all__ = ["user_row", "placement_lines"]
+
+
+def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> dict[str, Any]:
+    """An atlas row for the audited evaluator ``name`` from its report (``declarations``: the evaluator object)."""
+    adapter = Adapter(
+        package="(yours)",
+        metric=name,
+        family="your metric",
+        build=lambda params: declarations,
+        params=dict(report["evaluator"]["params"]),
+        input_kind=str(getattr(declarations, "input_kind", "binary")),
+        kind=str(report.get("kind") or "pr"),
+        higher_is_better=bool(getattr(declarations, "higher_is_better", True)),
+        bounds=tuple(getattr(declarations, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
+    )
+    row = row_from_report(adapter, dict(report))
+    row["version"] = "-"
+    return row
+
+
+def placement_lines(row: Mapping[str, Any], doc: Mapping[str, Any], k: int = 3) -> list[str]:
+    """The grid with ``row`` marked ``>>`` on top, then its ``k`` nearest rows and where it differs from each."""
+    names = list(doc["characteristics"])
+    lines = grid_lines([row, *doc["rows"]], names, mark=row["id"])
+    lines += ["", f"nearest rows to {row['metric']} by profile (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled):"]
+    for n in nearest(row, list(doc["rows"]), names, k=k):
+        where = ", ".join(SHORT[c] for c in n.differs) or "none: same profile"
+        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); mean |case difference| {n.case_distance:.4g}")
+    return lines

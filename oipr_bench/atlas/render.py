@@ -1,0 +1,156 @@
+"""Render the atlas: the Table 5-style grid (metric x characteristic, by family) and per-case numbers.
+
+Cell values are the audit's: ``yes``/``no``/``piecewise``/``only_delay``/...,
+``present``/``absent``/``mitigated``, ``n/a`` (a rule a scalar metric cannot
+answer) and ``?`` (undetermined).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Iterable, Mapping
+
+from ..vocabulary import CHARACTERISTICS
+
+__all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label"]
+
+#: Column headers of the grid (Table 5's rows, then the two overestimation markers).
+SHORT: dict[str, str] = dict(
+    zip(CHARACTERISTICS, ("exist", "overlap", "merge", "ambig", "early", "fragP", "long", "sparse", "all-1", "random"))
+)
+
+
+def row_label(row: Mapping[str, Any]) -> str:
+    """``package version: metric``."""
+    return f"{row['package']} {row['version'] or '(not installed)'}: {row['metric']}"
+
+
+def _declared(row: Mapping[str, Any]) -> str:
+    lo, hi = row["bounds"]
+    rng = f"[{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}]"
+    return f"{row['input_kind']}/{row['kind']}/{'higher' if row['higher_is_better'] else 'lower'} {rng}"
+
+
+def families(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Rows grouped by family, in first-seen order."""
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        out.setdefault(row["family"], []).append(row)
+    return out
+
+
+def _cells(row: Mapping[str, Any], names: list[str]) -> list[str]:
+    if row["status"] != "ok":
+        return ["-"] * len(names)
+    return [row["characteristics"].get(n, "?") for n in names]
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    esc = [[c.replace("|", "\\|") for c in r] for r in [header] + rows]
+    return ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in header) + "|"] + [
+        "| " + " | ".join(r) + " |" for r in esc[1:]
+    ]
+
+
+def _num(x: float | None) -> str:
+    return "err" if x is None else f"{x:.4g}"
+
+
+def grid_lines(rows: list[Mapping[str, Any]], names: list[str], mark: str | None = None) -> list[str]:
+    """The grid as plain-text lines (``mark``: a row id to flag with ``>>``)."""
+    header = ["", "metric", *[SHORT[n] for n in names]]
+    body: list[list[str]] = []
+    for family, members in families(rows).items():
+        body.append(["", f"[{family}]", *[""] * len(names)])
+        for row in members:
+            flag = ">>" if row["id"] == mark else ""
+            body.append([flag, row_label(row), *_cells(row, names)])
+    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + body]
+
+
+def _summary(doc: Mapping[str, Any]) -> list[str]:
+    rows = doc["rows"]
+    ok = [r for r in rows if r["status"] == "ok"]
+    packages = sorted({r["package"] for r in rows} - {"oipr-bench"}, key=str.lower)
+    builtins = sum(r["package"] == "oipr-bench" for r in rows)
+    fams = families(rows)
+    return [
+        f"{len(rows) - builtins} metric rows from {len(packages)} packages ({', '.join(packages)}) plus the "
+        f"{builtins} built-in evaluators, in {len(fams)} families; {len(ok)} rows profiled, {len(rows) - len(ok)} not (reasons below).",
+    ]
+
+
+def render_markdown(doc: Mapping[str, Any]) -> str:
+    """``ATLAS.md``."""
+    names = list(doc["characteristics"])
+    rows = doc["rows"]
+    out = ["# The metric atlas", "", "Written by `oipr-bench atlas --write` (do not edit). " + _summary(doc)[0], ""]
+    out += ["Columns: " + "; ".join(f"`{SHORT[n]}` {n}" for n in names) + ".", ""]
+    out += ["Cells: the audit's value; `n/a` a rule a scalar metric cannot answer; `?` undetermined; `-` not profiled.", ""]
+    out += ["## The grid", ""]
+    for family, members in families(rows).items():
+        out += [f"### {family}", ""]
+        table = [[row_label(r), _declared(r), *_cells(r, names)] for r in members]
+        out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names]], table) + [""]
+    out += ["## Parameters", ""]
+    out += _md_table(["metric", "parameters", "call"], [[row_label(r), _params(r["params"]), r["note"] or ""] for r in rows]) + [""]
+    skipped = [r for r in rows if r["status"] != "ok" or r["reason"]]
+    if skipped:
+        out += ["## Rows that did not run (or failed on some cases)", ""]
+        out += _md_table(["metric", "status", "reason"], [[row_label(r), r["status"], r["reason"]] for r in skipped]) + [""]
+    out += _case_section(rows)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _params(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items()) or "(none)"
+
+
+def _case_section(rows: list[Mapping[str, Any]]) -> list[str]:
+    ok = [r for r in rows if r["status"] == "ok"]
+    if not ok:
+        return []
+    case_ids = list(ok[0]["cases"])
+    out = ["## Per-case numbers", "", "F1 for a precision/recall metric, the score for a scalar one "
+           "(the mean over the 100 runs for a random-detector case); `err` where the metric failed.", ""]
+    for family, members in families(ok).items():
+        out += [f"### {family}", ""]
+        table = [[cid, *[_num(r["cases"].get(cid)) for r in members]] for cid in case_ids]
+        out += _md_table(["case", *[f"{r['package']}: {r['metric']}" for r in members]], table) + [""]
+    return out
+
+
+def render_html(doc: Mapping[str, Any]) -> str:
+    """``atlas.html``: the grid and the per-case numbers on one self-contained page."""
+    names = list(doc["characteristics"])
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>oipr-bench metric atlas</title>",
+        "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse;margin-bottom:1em}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th{background:#eee}"
+        ".yes,.absent,.mitigated{background:#dfd}.no,.present{background:#fdd}.na{color:#888}</style></head><body>",
+        "<h1>The metric atlas</h1>",
+        f"<p>{e(_summary(doc)[0])}</p>",
+        "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names) + "</tr>",
+    ]
+    for family, members in families(doc["rows"]).items():
+        parts.append(f"<tr><th colspan='{len(names) + 2}' style='text-align:left'>{e(family)}</th></tr>")
+        for row in members:
+            cells = "".join(f"<td class='{_css(c)}'>{e(c)}</td>" for c in _cells(row, names))
+            title = e(_params(row["params"]) + (f" | {row['reason']}" if row["reason"] else ""))
+            parts.append(f"<tr><td title='{title}'>{e(row_label(row))}</td><td>{e(_declared(row))}</td>{cells}</tr>")
+    parts.append("</table>")
+    ok = [r for r in doc["rows"] if r["status"] == "ok"]
+    if ok:
+        case_ids = list(ok[0]["cases"])
+        parts.append("<h2>Per-case numbers</h2><table><tr><th>metric</th>" + "".join(f"<th>{e(c)}</th>" for c in case_ids) + "</tr>")
+        for row in ok:
+            parts.append(f"<tr><td>{e(row_label(row))}</td>" + "".join(f"<td>{_num(row['cases'].get(c))}</td>" for c in case_ids) + "</tr>")
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _css(value: str) -> str:
+    return {"n/a": "na", "?": "na", "-": "na"}.get(value, value)

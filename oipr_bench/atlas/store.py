@@ -1,0 +1,118 @@
+"""The atlas folder: ``atlas.json``, one profile per row, ``ATLAS.md``, ``atlas.html``.
+
+Layout of ``DIR`` (the repository's top-level ``atlas/``, shipped in the wheel
+as ``oipr_bench/_data/atlas``)::
+
+    atlas.json              every row (see oipr_bench.atlas.build)
+    profiles/<slug>.json    {"format": "oipr-bench-atlas-row", "row": ..., "report": audit report or null}
+    ATLAS.md, atlas.html    the grid, rendered
+    DISAGREEMENTS.md        written by ``oipr-bench atlas --disagreements``
+    requirements.txt        the pinned environment (not written here)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from .build import slug
+
+__all__ = ["ATLAS_FORMAT", "ROW_FORMAT", "write_atlas", "read_atlas", "read_profile", "default_dir", "validate_report"]
+
+ATLAS_FORMAT = ("oipr-bench-atlas", 1)
+ROW_FORMAT = "oipr-bench-atlas-row"
+
+
+def default_dir() -> Path:
+    """The shipped atlas folder (packaged copy, or the source checkout's ``atlas/``)."""
+    from .._paths import data_dir
+
+    return data_dir("atlas")
+
+
+def validate_report(report: Mapping[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` unless ``report`` follows ``schema/report.schema.json``."""
+    import jsonschema
+
+    from .._paths import data_dir
+
+    schema = json.loads((data_dir("schema") / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(report, schema)
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=1, sort_keys=False, allow_nan=False) + "\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    from ..io import atomic_write_text
+
+    atomic_write_text(path, text)
+
+
+def atlas_document(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """``atlas.json`` as plain data."""
+    from .._version import __version__
+    from ..characteristics import CHARACTERISTICS
+
+    return {
+        "format": ATLAS_FORMAT[0],
+        "format_version": ATLAS_FORMAT[1],
+        "oipr_bench_version": __version__,
+        "characteristics": list(CHARACTERISTICS),
+        "rows": rows,
+    }
+
+
+def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[str, dict[str, Any] | None]) -> list[Path]:
+    """Write every file of the atlas into ``directory``; return the paths written.
+
+    Reports are written as they are; a report that breaks the report schema is named in its
+    row's reason (see :func:`oipr_bench.atlas.build.schema_problem`).
+    """
+    from .render import render_html, render_markdown
+
+    directory.mkdir(parents=True, exist_ok=True)
+    profiles = directory / "profiles"
+    profiles.mkdir(exist_ok=True)
+    written = []
+    keep = set()
+    for row in rows:
+        report = reports.get(row["id"])
+        path = profiles / f"{slug(row['id'])}.json"
+        keep.add(path.name)
+        _write_text(path, _dump({"format": ROW_FORMAT, "row": row, "report": report}))
+        written.append(path)
+    for stale in profiles.glob("*.json"):
+        if stale.name not in keep:
+            stale.unlink()
+    doc = atlas_document(rows)
+    for name, text in (("atlas.json", _dump(doc)), ("ATLAS.md", render_markdown(doc)), ("atlas.html", render_html(doc))):
+        _write_text(directory / name, text)
+        written.append(directory / name)
+    return written
+
+
+def read_atlas(directory: Path | None = None) -> dict[str, Any]:
+    """Read ``atlas.json`` (a clear error when it is missing or not an atlas)."""
+    from ..errors import UsageError
+
+    path = (directory or default_dir()) / "atlas.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"atlas: {path} not found (run `oipr-bench atlas --write`)") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"atlas: cannot read {path}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != ATLAS_FORMAT[0] or doc.get("format_version") != ATLAS_FORMAT[1]:
+        raise UsageError(f"atlas: {path} is not an oipr-bench atlas (format {ATLAS_FORMAT[0]} version {ATLAS_FORMAT[1]})")
+    return doc
+
+
+def read_profile(directory: Path, row_id: str) -> dict[str, Any] | None:
+    """The stored ``{"row", "report"}`` of ``row_id`` (None when absent)."""
+    path = directory / "profiles" / f"{slug(row_id)}.json"
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))

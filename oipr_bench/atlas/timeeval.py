@@ -1,0 +1,71 @@
+"""TimeEval 1.5.0: the metrics of ``timeeval.metrics``.
+
+``timeeval/__init__.py`` imports the whole experiment runner (dask, docker,
+asyncssh, ...), so the metric sub-package is imported on its own (see
+:func:`oipr_bench.atlas._adapter.import_submodule`); it needs only NumPy,
+scikit-learn and prts.  Every metric is called as ``metric(y_true, y_score)``
+(its public ``__call__``, which returns 0.0 for a constant score).  Binary
+rows use the default ``NoThresholding`` strategy on the 0/1 prediction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from ._adapter import Adapter, as_labels, as_scores, import_submodule
+
+__all__ = ["ADAPTERS"]
+
+PACKAGE = "TimeEval"
+
+
+def _metrics() -> Any:
+    return import_submodule("timeeval", "metrics")
+
+
+def _single(cls: str, input_kind: str) -> Callable[[Mapping[str, Any]], Any]:
+    def build(params: Mapping[str, Any]) -> Any:
+        metric = getattr(_metrics(), cls)(**params)
+        convert = as_scores if input_kind == "scores" else as_labels
+        return lambda y_true, y_pred: float(metric(as_labels(y_true), convert(y_pred)))
+
+    return build
+
+
+def _classification(params: Mapping[str, Any]) -> Any:
+    tm = _metrics()
+    no_threshold = import_submodule("timeeval", "metrics.thresholding").NoThresholding
+    metrics = [cls(no_threshold()) for cls in (tm.Precision, tm.Recall, tm.F1Score)]
+    return lambda y_true, y_pred: tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+
+
+def _range_pair(params: Mapping[str, Any]) -> Any:
+    tm = _metrics()
+    metrics = [tm.RangePrecision(**params), tm.RangeRecall(**params)]
+    return lambda y_true, y_pred: tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+
+
+def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None, kind: str = "score", note: str = "", slow: bool = False) -> Adapter:
+    return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow)
+
+
+_RANGE = {"alpha": 0, "cardinality": "reciprocal", "bias": "flat"}
+
+ADAPTERS: list[Adapter] = [
+    _row("Precision/Recall/F1Score", "point-wise", _classification, input_kind="binary", group="point-wise F1", kind="pr", params={"thresholding_strategy": "NoThresholding"}),
+    _row("RangePrecision/RangeRecall", "range-based", _range_pair, input_kind="binary", group="Tatbul range-based", kind="pr", params=_RANGE),
+    _row("RangeFScore", "range-based", _single("RangeFScore", "binary"), input_kind="binary", group="Tatbul range-based",
+         params={"beta": 1, "p_alpha": 0, "r_alpha": 0.5, "cardinality": "reciprocal", "p_bias": "flat", "r_bias": "flat"}),
+    _row("RocAUC", "threshold-free", _single("RocAUC", "scores"), input_kind="scores", group="AUC-ROC"),
+    _row("PrAUC", "threshold-free", _single("PrAUC", "scores"), input_kind="scores", group="AUC-PR"),
+    _row("AveragePrecision", "threshold-free", _single("AveragePrecision", "scores"), input_kind="scores", group="AUC-PR"),
+    _row("RangePrAUC", "threshold-free", _single("RangePrAUC", "scores"), input_kind="scores", params={"buffer_size": None, "compatibility_mode": False, "max_samples": 250}),
+    _row("RangeRocAUC", "threshold-free", _single("RangeRocAUC", "scores"), input_kind="scores", params={"buffer_size": None, "compatibility_mode": False, "max_samples": 250}),
+    _row("RangePrVUS", "threshold-free", _single("RangePrVUS", "scores"), input_kind="scores", group="VUS-PR", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250}, slow=True),
+    _row("RangeRocVUS", "threshold-free", _single("RangeRocVUS", "scores"), input_kind="scores", group="VUS-ROC", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250}, slow=True),
+    _row("RangePrecisionRangeRecallAUC", "threshold-free", _single("RangePrecisionRangeRecallAUC", "scores"), input_kind="scores", params={"max_samples": 50, "r_alpha": 0.5, "p_alpha": 0, "cardinality": "reciprocal", "bias": "flat"}),
+    _row("FScoreAtK", "point-wise", _single("FScoreAtK", "scores"), input_kind="scores", params={"k": None}),
+    _row("PrecisionAtK", "point-wise", _single("PrecisionAtK", "scores"), input_kind="scores", params={"k": None}),
+]

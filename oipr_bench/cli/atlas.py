@@ -1,0 +1,158 @@
+"""``oipr-bench atlas``: the metric atlas (public TAD metric implementations profiled).
+
+- no option: print the committed grid;
+- ``--write [DIR]``: profile every row and write the atlas (rows declared slow
+  are kept from DIR's existing atlas unless ``--include-slow``);
+- ``--check [DIR]``: profile again and report every row that drifted (exit 1);
+- ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
+- ``--evaluator X``: audit X only and print its row inside the committed grid,
+  with the three nearest rows and where X differs from each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``atlas`` sub-command."""
+    parser = subparsers.add_parser(
+        "atlas",
+        help="the metric atlas: public metric implementations profiled; place your metric among them",
+        description="Print, regenerate (--write), verify (--check) the metric atlas, or place an evaluator in it (--evaluator).",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", nargs="?", const="", metavar="DIR", help="profile every row and write the atlas into DIR (default: the source checkout's atlas/)")
+    mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
+    mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
+    mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
+    parser.add_argument("--evaluator-param", action="append", metavar="KEY=VALUE", help="parameter of --evaluator (repeatable)")
+    parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow (about an hour more)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
+    parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
+    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
+    parser.set_defaults(func=run)
+
+
+def _source_dir() -> Path:
+    from ..errors import UsageError
+    from .._paths import source_root
+
+    root = source_root()
+    if root is None:
+        raise UsageError("--write/--check need DIR outside a source checkout (the installed atlas is read-only)")
+    return root / "atlas"
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.evaluator_param and not args.evaluator:
+        raise UsageError("--evaluator-param needs --evaluator")
+    if args.write is not None:
+        return _write(Path(args.write) if args.write else _source_dir(), args)
+    if args.check is not None:
+        return _check(Path(args.check) if args.check else _source_dir(), args)
+    if args.disagreements is not None:
+        return _disagreements(Path(args.disagreements) if args.disagreements else _source_dir(), args)
+    if args.evaluator:
+        return _place(args)
+    from ..atlas.render import grid_lines
+    from ..atlas.store import read_atlas
+
+    doc = read_atlas(Path(args.dir) if args.dir else None)
+    sys.stdout.write("\n".join(grid_lines(doc["rows"], doc["characteristics"])) + "\n")
+    return 0
+
+
+def _profiled(adapters: list[Any], jobs: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    from ..atlas.build import profile_all
+
+    rows, reports = [], {}
+    for row, report, _ in profile_all(adapters, jobs=jobs):
+        rows.append(row)
+        reports[row["id"]] = report
+    return rows, reports
+
+
+def _write(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.build import not_run_row
+    from ..atlas.registry import adapters
+    from ..atlas.store import read_profile, write_atlas
+
+    t0 = time.perf_counter()
+    todo = [a for a in adapters() if args.include_slow or not a.slow]
+    rows_by_id, reports = {}, {}
+    fresh_rows, fresh_reports = _profiled(todo, args.jobs)
+    for row in fresh_rows:
+        rows_by_id[row["id"]] = row
+    reports.update(fresh_reports)
+    for a in adapters():
+        if a.id in rows_by_id:
+            continue
+        kept = read_profile(directory, a.id)
+        if kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
+            rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+        elif a.version is None:
+            rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
+        else:
+            rows_by_id[a.id] = not_run_row(a, "slow (a second or more per call on the 1000-point random cases, so "
+                                              "about an hour for its audit); profile it with `oipr-bench atlas --write --include-slow`")
+    rows = [rows_by_id[a.id] for a in adapters()]
+    write_atlas(directory, rows, reports)
+    ok = sum(r["status"] == "ok" for r in rows)
+    print(f"atlas: {len(rows)} rows ({ok} profiled) written to {directory} in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+def _check(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.drift import drift
+    from ..atlas.registry import adapters
+    from ..atlas.store import read_atlas
+    from ..errors import UsageError
+
+    committed = {r["id"]: r for r in read_atlas(directory)["rows"]}
+    todo = [a for a in adapters() if (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
+    unknown = set(args.only or ()) - {a.id for a in adapters()}
+    if unknown:
+        raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
+    rows, _ = _profiled(todo, args.jobs)
+    problems = drift(committed, rows)
+    for line in problems:
+        print(f"atlas drift: {line}")
+    print(f"atlas --check: {len(rows)} rows recomputed, {len(problems)} drifted")
+    return 1 if problems else 0
+
+
+def _disagreements(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.disagreement_report import render_disagreements
+    from ..atlas.disagreements import study
+    from ..io import atomic_write_text
+
+    t0 = time.perf_counter()
+    text = render_disagreements(study(jobs=args.jobs))
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(directory / "DISAGREEMENTS.md", text)
+    print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+def _place(args: argparse.Namespace) -> int:
+    from .. import audit
+    from ..atlas.place import placement_lines, user_row
+    from ..atlas.store import read_atlas
+    from ..resolve import parse_params, resolve
+
+    doc = read_atlas(Path(args.dir) if args.dir else None)
+    resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
+    report = audit(resolved).to_dict()
+    row = user_row(args.evaluator, report, resolved.fn)
+    sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
+    return 0
