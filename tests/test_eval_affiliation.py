@@ -284,3 +284,27 @@ def test_table_a1_am_column():
             mean = runs.mean(axis=0)
             se = runs.std(axis=0, ddof=1) / math.sqrt(len(runs))
             assert np.all(np.abs(mean - np.array(expected)) <= 3 * se), (case.id, mean, expected, se)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_pairs(), st.integers(min_value=1, max_value=4))
+def test_chunked_pieces_match_one_chunk_and_oracle(pair, chunk):
+    # Pieces are processed CHUNK at a time; tiny chunks put chunk borders
+    # between pieces of one zone and between a piece and its recall neighbours.
+    import oipr_bench.evaluators.affiliation as am_module
+
+    y_true, y_pred = pair
+    whole = AM(y_true, y_pred)
+    saved = am_module.CHUNK
+    am_module.CHUNK = chunk
+    try:
+        chunked = AM(y_true, y_pred)
+        zones = AM.zones(y_true, y_pred) if any(y_true) else None
+    finally:
+        am_module.CHUNK = saved
+    assert [repr(x) for x in chunked] == [repr(x) for x in whole]
+    assert_same(chunked, oracle(y_true, y_pred))
+    if zones is not None:
+        ref = AM.zones(y_true, y_pred)
+        for got, want in zip(zones, ref):
+            np.testing.assert_array_equal(got, want)

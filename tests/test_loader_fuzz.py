@@ -522,10 +522,13 @@ def _hostile(folder: Path, kind: str, name: str, size: int) -> None:
         target.write_text('{"a":' * size + "1" + "}" * size)
     elif kind == "deep_unclosed":
         target.write_text("[" * size)
+    elif kind == "huge_file":  # sparse: claims more than the read limit without using the disk
+        with open(target, "wb") as fh:
+            fh.truncate(guards.MAX_TEXT_BYTES + size)
 
 
 HOSTILE_KINDS = ("symlink_loop", "symlink_cycle", "dangling_symlink", "fifo", "folder",
-                 "deep_array", "deep_object", "deep_unclosed")
+                 "deep_array", "deep_object", "deep_unclosed", "huge_file")
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
@@ -635,3 +638,36 @@ def test_audit_on_a_dataset_missing_rule_cases_is_a_fixture_error(tmp_path, monk
         scenarios.clear_cache()
     assert "lacks" in info.value.message and "sparse_anomalies/c2" in info.value.message
     assert info.value.file == str(folder / "manifest.json")
+
+
+def test_plugin_on_a_dataset_missing_a_rule_case_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    src = data_dir("scenarios")
+    for f in src.glob("*.json"):
+        shutil.copy(f, ds / f.name)
+    manifest = json.loads((ds / "manifest.json").read_text())
+    doc = json.loads((ds / "sparse_anomalies.json").read_text())
+    doc["cases"] = doc["cases"][:1]
+    raw = _dump(doc)
+    (ds / "sparse_anomalies.json").write_bytes(raw)
+    for entry in manifest["files"]:
+        if entry["path"] == "sparse_anomalies.json":
+            entry["sha256"], entry["n_cases"] = _sha(raw), 1
+    manifest["n_cases"] -= 1
+    (ds / "manifest.json").write_bytes(_dump(manifest))
+    (tmp_path / "conftest.py").write_text(
+        "from pathlib import Path\nfrom oipr_bench.scenarios import loader\n_real = loader.data_dir\n"
+        "loader.data_dir = lambda name: Path(__file__).parent / 'ds' if name == 'scenarios' else _real(name)\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--evaluator", "OIPR"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 4, out[-2000:]
+    assert "INTERNALERROR" not in out and "KeyError" not in out
+    assert "lacks 1 case(s) the characteristic rules need: sparse_anomalies/c2" in out
