@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._version import __version__
-from .errors import EvaluatorError, FixtureError, OiprBenchError, UsageError
+from .errors import FixtureError, OiprBenchError, UsageError
 
-__all__ = ["__version__", "FixtureError", "EvaluatorError", "OiprBenchError", "UsageError", "audit"]
+__all__ = ["__version__", "FixtureError", "OiprBenchError", "UsageError", "audit"]
 
 
 def audit(evaluator: Any, **params: Any) -> Any:

@@ -60,29 +60,3 @@ class FixtureError(OiprBenchError, ValueError):
 
 class UsageError(OiprBenchError):
     """Bad command-line or plugin usage (unknown name, bad parameter, bad path)."""
-
-
-class EvaluatorError(OiprBenchError):
-    """A user evaluator misbehaved (raised, returned a bad value, mutated input...).
-
-    Parameters
-    ----------
-    message : str
-        What went wrong.
-    evaluator : str, optional
-        The evaluator's display name.
-    case_id : str, optional
-        The case on which it happened.
-    """
-
-    def __init__(self, message: str, *, evaluator: str | None = None, case_id: str | None = None) -> None:
-        self.message = message
-        self.evaluator = evaluator
-        self.case_id = case_id
-        where = []
-        if evaluator is not None:
-            where.append(f"evaluator {evaluator}")
-        if case_id is not None:
-            where.append(f"case {case_id}")
-        prefix = (", ".join(where) + ": ") if where else ""
-        super().__init__(prefix + message)

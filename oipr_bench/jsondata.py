@@ -23,7 +23,7 @@ import numpy as np
 from ._paths import data_dir
 from .errors import FixtureError
 
-__all__ = ["number", "unnumber", "jsonable", "json_path", "SchemaProblem", "schema", "schema_problem"]
+__all__ = ["number", "unnumber", "jsonable", "json_path", "SchemaProblem", "schema", "schema_problem", "clear_schemas"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -89,10 +89,12 @@ def schema(schema_file: str) -> dict[str, Any]:
             from jsonschema import Draft202012Validator
             from jsonschema.exceptions import SchemaError
 
+            from .guards import UnreadableFile, loads_json, read_regular_bytes
+
             path = data_dir("schema") / schema_file
             try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
+                doc = loads_json(read_regular_bytes(path).decode("utf-8"))
+            except (UnreadableFile, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
                 raise FixtureError(f"cannot read the JSON Schema ({exc})", file=str(path)) from None
             try:
                 Draft202012Validator.check_schema(doc)
@@ -101,6 +103,13 @@ def schema(schema_file: str) -> dict[str, Any]:
             _SCHEMAS[schema_file] = doc
             _VALIDATORS[schema_file] = Draft202012Validator(doc)
         return _SCHEMAS[schema_file]
+
+
+def clear_schemas() -> None:
+    """Forget the schemas read so far (the next use reads them again)."""
+    with _LOCK:
+        _SCHEMAS.clear()
+        _VALIDATORS.clear()
 
 
 class SchemaProblem(NamedTuple):

@@ -57,3 +57,26 @@ def test_an_evaluator_without_f1_passes_harmonic_f1_with_a_note():
 
     res = oipr_bench.audit(pr_only, expect={}).sanity_results["harmonic_f1"]
     assert res.status == "passed" and "returns no F1" in res.message
+
+
+def _crashes_without_prediction(y_true, y_pred):
+    # Like prts 1.0.0.3, which asserts on an all-zero prediction: the discriminates check then
+    # cannot see "no detection" and is undetermined.
+    if not np.any(y_pred):
+        raise AssertionError("no prediction")
+    tp = float(np.sum(y_true * y_pred))
+    return tp / float(np.sum(y_pred)), tp / max(float(np.sum(y_true)), 1.0)
+
+
+def test_a_report_with_an_undetermined_sanity_check_follows_its_schema():
+    # An undetermined sanity status used to break schema/report.schema.json (it allowed only
+    # passed/failed), so such a report could be neither validated nor read back.
+    from oipr_bench.jsondata import schema_problem
+    from oipr_bench.results import REPORT_SCHEMA_FILE, Profile
+
+    prof = oipr_bench.audit(_crashes_without_prediction)
+    assert prof.sanity_results["discriminates"].status == "undetermined"
+    report = prof.to_dict()
+    assert schema_problem(report, REPORT_SCHEMA_FILE) is None
+    again = Profile.from_dict(report)
+    assert again.sanity_results["discriminates"].status == "undetermined"

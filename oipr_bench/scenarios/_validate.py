@@ -16,17 +16,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-from .._paths import data_dir
 from ..errors import FixtureError
 from ..guards import UnreadableFile, clip, loads_json, read_regular_bytes
+from ..jsondata import clear_schemas, json_path, schema_problem
 from .case import Case
 from .definitions import DATASET_VERSION
 
@@ -46,20 +44,6 @@ MAX_LENGTH = 10_000_000
 #: dataset has about 2 x 10^5.
 MAX_DATASET_POINTS = 100_000_000
 
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def _json_path(parts: Sequence[Any]) -> str:
-    """``["cases", 2, "y_pred", 1]`` -> ``"$.cases[2].y_pred[1]"``."""
-    out = "$"
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _IDENT.match(str(part)):
-            out += f".{part}"
-        else:
-            out += "[" + json.dumps(str(part)) + "]"
-    return out
 
 
 def _read_json(path: Path) -> tuple[bytes, Any]:
@@ -84,31 +68,9 @@ def _read_json(path: Path) -> tuple[bytes, Any]:
     return raw, doc
 
 
-_SCHEMA_LOCK = threading.Lock()
-_VALIDATORS: dict[str, Any] = {}
-
-
 def clear_validators() -> None:
-    """Forget the cached schema validators (the next load re-reads the schemas)."""
-    with _SCHEMA_LOCK:
-        _VALIDATORS.clear()
-
-
-def _validator(schema_file: str) -> Any:
-    """A cached Draft 2020-12 validator for one of the shipped schemas."""
-    with _SCHEMA_LOCK:
-        if schema_file not in _VALIDATORS:
-            from jsonschema import Draft202012Validator
-            from jsonschema.exceptions import SchemaError
-
-            path = data_dir("schema") / schema_file
-            _, schema = _read_json(path)
-            try:
-                Draft202012Validator.check_schema(schema)
-            except SchemaError as exc:
-                raise FixtureError(f"not a valid JSON Schema: {exc.message}", file=str(path)) from None
-            _VALIDATORS[schema_file] = Draft202012Validator(schema)
-        return _VALIDATORS[schema_file]
+    """Forget the cached schemas (the next load re-reads them)."""
+    clear_schemas()
 
 
 def _case_id_at(doc: Any, parts: Sequence[Any]) -> str | None:
@@ -123,23 +85,11 @@ def _case_id_at(doc: Any, parts: Sequence[Any]) -> str | None:
 
 
 def _check_schema(doc: Any, schema_file: str, file: str) -> None:
-    """Validate ``doc``; raise FixtureError for the most relevant error."""
-    from jsonschema.exceptions import best_match
-
-    error = best_match(_validator(schema_file).iter_errors(doc))
-    if error is None:
-        return
-    parts = list(error.absolute_path)
-    message = error.message
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set(error.schema.get("properties", {}))
-        unknown = sorted(k for k in error.instance if k not in allowed)
-        if unknown:
-            parts.append(unknown[0])
-            message = f"unknown field {unknown[0]!r} (the schema allows only {', '.join(sorted(allowed))})"
-    raise FixtureError(
-        f"schema violation: {clip(message)}", file=file, case_id=_case_id_at(doc, parts), json_path=_json_path(parts)
-    )
+    """Validate ``doc``; raise FixtureError for the most relevant error (:func:`oipr_bench.jsondata.schema_problem`)."""
+    problem = schema_problem(doc, schema_file)
+    if problem is not None:
+        raise FixtureError(f"schema violation: {clip(problem.message)}", file=file,
+                           case_id=_case_id_at(doc, problem.parts), json_path=problem.path)
 
 
 def _events_to_array(
@@ -148,7 +98,7 @@ def _events_to_array(
     """Check ``events`` against ``length`` and build a read-only int8 series."""
     previous_end = None
     for i, (start, end) in enumerate(events):
-        path = _json_path(where + [i])
+        path = json_path(where + [i])
         if type(start) is not int or type(end) is not int:  # JSON 1.0 passes a schema "integer"
             raise FixtureError(f"interval bounds must be written as integers, got [{start}, {end}]",
                                file=file, case_id=case_id, json_path=path)
@@ -221,7 +171,7 @@ def _claim_points(case: dict[str, Any], i: int, file: str, budget: list[int]) ->
         raise FixtureError(
             f"declares {case['length']} points x {n_series} series; the dataset would exceed the "
             f"limit of {MAX_DATASET_POINTS} points",
-            file=file, case_id=case["id"], json_path=_json_path(["cases", i]),
+            file=file, case_id=case["id"], json_path=json_path(["cases", i]),
         )
     budget[0] -= points
 
@@ -231,23 +181,23 @@ def _parse_case(case: dict[str, Any], i: int, scenario: str, title: str, file: s
     case_id = case["id"]
     if case_id != f"{scenario}/{case['case']}":
         raise FixtureError(f"id must be {scenario + '/' + case['case']!r}", file=file, case_id=case_id,
-                           json_path=_json_path(["cases", i, "id"]))
+                           json_path=json_path(["cases", i, "id"]))
     length = case["length"]
     if type(length) is not int or not 1 <= length <= MAX_LENGTH:
         raise FixtureError(f"length must be an integer in [1, {MAX_LENGTH}], got {length!r}", file=file,
-                           case_id=case_id, json_path=_json_path(["cases", i, "length"]))
+                           case_id=case_id, json_path=json_path(["cases", i, "length"]))
     if "runs" in case:
         gen = case["generator"]
         if gen["length"] != length:
             raise FixtureError(f"generator length {gen['length']} differs from the case length {length}",
-                               file=file, case_id=case_id, json_path=_json_path(["cases", i, "generator", "length"]))
+                               file=file, case_id=case_id, json_path=json_path(["cases", i, "generator", "length"]))
         if gen["threshold"] != 1.0 - gen["p"]:
             raise FixtureError(f"threshold {gen['threshold']} must equal 1 - p = {1.0 - gen['p']}",
                                file=file, case_id=case_id,
-                               json_path=_json_path(["cases", i, "generator", "threshold"]))
+                               json_path=json_path(["cases", i, "generator", "threshold"]))
         if len(case["runs"]) != gen["n_runs"]:
             raise FixtureError(f"holds {len(case['runs'])} runs but the generator says n_runs = {gen['n_runs']}",
-                               file=file, case_id=case_id, json_path=_json_path(["cases", i, "runs"]))
+                               file=file, case_id=case_id, json_path=json_path(["cases", i, "runs"]))
     _claim_points(case, i, file, budget)
     y_true = _events_to_array(case["y_true"], length, file=file, case_id=case_id, where=["cases", i, "y_true"])
     runs = case["runs"] if "runs" in case else [case["y_pred"]]
@@ -309,7 +259,7 @@ def load_dir(directory: Path) -> tuple[Parsed, ...]:
     for i, entry in enumerate(manifest["files"]):
         if entry["path"] in listed:
             raise FixtureError(f"file {entry['path']!r} is listed twice", file=manifest_file,
-                               json_path=_json_path(["files", i, "path"]))
+                               json_path=json_path(["files", i, "path"]))
         listed[entry["path"]] = i
     for extra in sorted(p.name for p in directory.glob("*.json")):
         if extra != MANIFEST_NAME and extra not in listed:
@@ -320,7 +270,7 @@ def load_dir(directory: Path) -> tuple[Parsed, ...]:
     seen: dict[str, str] = {}
     budget = [MAX_DATASET_POINTS]
     for i, entry in enumerate(manifest["files"]):
-        for item in _parse_scenario_file(directory / entry["path"], entry, _json_path(["files", i]),
+        for item in _parse_scenario_file(directory / entry["path"], entry, json_path(["files", i]),
                                          manifest_file, version, budget):
             case_id = item.doc["id"]
             if case_id in seen:
