@@ -539,3 +539,30 @@ def test_whole_series_event_is_handled() -> None:
     tp = oipr_areas_oracle(y_true[:2000].tolist(), [1] * 2000)[0]
     assert close(score.recall, tp / interest_curve(y_true).sum())
     assert close(score.precision, tp / event_area([n])[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(pair=pairs(), l_obs=st.integers(0, 6), chunk=st.integers(1, 4))
+def test_chunked_curve_and_overlap_match_the_dense_formulas(
+    pair: tuple[list[int], list[int]], l_obs: int, chunk: int
+) -> None:
+    # _sparse_curve's omega lookup and the overlap's min on the common support run
+    # _CHUNK points at a time; tiny chunks must give the very same arrays as the
+    # dense formulas (min against the dense curve, zero off its support).
+    import oipr_bench.evaluators.oipr as oipr_module
+
+    y_true, y_pred = (np.array(y, dtype=np.int8) for y in pair)
+    whole = [oipr_module._sparse_curve(y, 2, l_obs, 0.5, "sigmoid") for y in (y_true, y_pred)]
+    saved = oipr_module._CHUNK
+    oipr_module._CHUNK = chunk
+    try:
+        chunked = [oipr_module._sparse_curve(y, 2, l_obs, 0.5, "sigmoid") for y in (y_true, y_pred)]
+        for a, b in zip(whole, chunked):
+            np.testing.assert_array_equal(a.positions, b.positions)
+            assert a.values.tobytes() == b.values.tobytes()
+        for large, small in (chunked, chunked[::-1]):
+            got = oipr_module._min_on_support(large, small)
+            want = np.minimum(large.dense()[small.positions], small.values)
+            assert got.tobytes() == want.tobytes()
+    finally:
+        oipr_module._CHUNK = saved

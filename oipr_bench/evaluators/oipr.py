@@ -231,37 +231,58 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
         # Every 1 restarts an event (t - p_end = 1 > 0): I = y (eq. 10).
         positions = np.flatnonzero(y.view(np.bool_)).astype(idx_dtype)
         return _Sparse(positions, np.ones(positions.size, dtype=np.float64), L)
-    gaps = np.empty(n, dtype=np.int64)
+    # Per-run arrays in idx_dtype (segments are disjoint, so every count and
+    # position is below L); with T / 2 runs they would otherwise dominate memory.
+    starts = starts.astype(idx_dtype)
+    ends = ends.astype(idx_dtype)
+    gaps = np.empty(n, dtype=idx_dtype)
     gaps[:-1] = starts[1:] - ends[:-1]
     gaps[-1] = l_obs  # the tail of the last run may run l_obs points past T - 1
-    tails = np.minimum(gaps, l_obs)
     new_event = np.empty(n, dtype=bool)
     new_event[0] = True
     new_event[1:] = gaps[:-1] >= l_obs
     # p_start of each run: the start of the last run that opened an event.
-    p_start = starts[np.maximum.accumulate(np.where(new_event, np.arange(n), 0))]
-    seg_len = (ends - starts) + tails
-    seg_first = np.cumsum(seg_len) - seg_len  # where each segment begins in the output
+    opener = np.where(new_event, np.arange(n, dtype=idx_dtype), idx_dtype(0))
+    del new_event
+    np.maximum.accumulate(opener, out=opener)
+    p_start = starts[opener]
+    del opener
+    seg_len = gaps  # seg_len = (ends - starts) + min(gap, l_obs), in place
+    np.minimum(seg_len, l_obs, out=seg_len)
+    seg_len += ends
+    seg_len -= starts
+    del gaps
+    seg_first = np.cumsum(seg_len, dtype=idx_dtype)  # where each segment begins in the output
+    seg_first -= seg_len
 
     # Absolute position of every covered point: run start + offset in segment.
     positions = np.arange(int(seg_first[-1] + seg_len[-1]), dtype=idx_dtype)
-    positions += np.repeat((starts - seg_first).astype(idx_dtype), seg_len)
+    seg_first -= starts  # now seg_first - starts; subtracted below
+    positions -= np.repeat(seg_first, seg_len)
+    del seg_first
 
     # Lookup tables: omega over 0..max distance from p_start, gamma over 0..l_obs.
-    max_dist = int((starts - p_start + seg_len - 1).max())
+    max_dist = int((starts.astype(np.int64) - p_start + seg_len - 1).max())
     omega_tab = _omega_table(max_dist, l_dis, b_dur, attenuation)
     gamma_tab = _GAMMA[attenuation](np.arange(l_obs + 1), l_obs)
 
     # gamma index: distance from the run's last 1 (0 inside the run).
-    idx = positions - np.repeat((ends - 1).astype(idx_dtype), seg_len)
+    ends -= 1
+    idx = positions - np.repeat(ends, seg_len)
+    del ends
     np.maximum(idx, 0, out=idx)
     values = gamma_tab[idx]
     # omega index: distance from the merged event's first 1.
-    np.subtract(positions, np.repeat(p_start.astype(idx_dtype), seg_len), out=idx)
+    np.subtract(positions, np.repeat(p_start, seg_len), out=idx)
     if omega_tab.size <= max_dist:  # the table stops where omega has settled at b_dur
         np.minimum(idx, omega_tab.size - 1, out=idx)
-    values *= omega_tab[idx]
+    for c0 in range(0, idx.shape[0], _CHUNK):  # values *= omega_tab[idx] without a full-length temporary
+        values[c0 : c0 + _CHUNK] *= omega_tab[idx[c0 : c0 + _CHUNK]]
     return _Sparse(positions, values, L)
+
+
+#: Points per chunk of the omega lookup in :func:`_sparse_curve` (bounds its temporary).
+_CHUNK = 1 << 20
 
 
 def _omega_table(max_dist: int, l_dis: int, b_dur: float, attenuation: str) -> np.ndarray:
@@ -282,6 +303,29 @@ def _omega_table(max_dist: int, l_dis: int, b_dur: float, attenuation: str) -> n
     return _OMEGA[attenuation](np.arange(max_dist + 1), l_dis, b_dur)
 
 
+def _min_on_support(large: _Sparse, small: _Sparse) -> np.ndarray:
+    """``min(large(x), small(x))`` at every position ``x`` of ``small`` (``large`` is 0 off its support).
+
+    The same array as ``np.minimum(large.dense()[small.positions], small.values)``,
+    built :data:`_CHUNK` positions at a time by searching each chunk in the
+    matching window of ``large``'s sorted positions: no dense array of ``T + l_obs`` values.
+    """
+    out = np.empty(small.positions.shape[0])
+    for c0 in range(0, out.shape[0], _CHUNK):
+        pos = small.positions[c0 : c0 + _CHUNK]
+        lo = int(np.searchsorted(large.positions, pos[0], side="left"))
+        hi = int(np.searchsorted(large.positions, pos[-1], side="right"))
+        window = large.positions[lo:hi]
+        if window.shape[0] == 0:
+            out[c0 : c0 + _CHUNK] = np.minimum(0.0, small.values[c0 : c0 + _CHUNK])
+            continue
+        idx = np.searchsorted(window, pos)
+        np.minimum(idx, window.shape[0] - 1, out=idx)
+        found = np.where(window[idx] == pos, large.values[lo:hi][idx], 0.0)
+        np.minimum(found, small.values[c0 : c0 + _CHUNK], out=out[c0 : c0 + _CHUNK])
+    return out
+
+
 def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
     """``AUC(min(I, I_hat))`` (eq. 5) summed over the common support only.
 
@@ -293,7 +337,7 @@ def _overlap_area(true: _Sparse, pred: _Sparse) -> float:
     if prefers_running_count(large.positions.size, small.positions.size, large.length):
         # Dense supports: the larger curve as a dense array (zero off its support,
         # and min(0, v) = 0), read in the smaller curve's order; no binary search.
-        return float(np.minimum(large.dense()[small.positions], small.values).sum())
+        return float(_min_on_support(large, small).sum())
     idx = np.searchsorted(large.positions, small.positions)
     np.minimum(idx, large.positions.size - 1, out=idx)
     common = large.positions[idx] == small.positions
