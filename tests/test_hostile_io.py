@@ -138,3 +138,21 @@ def test_plugin_report_to_a_folder_fails_the_run(tmp_path):
     assert proc.returncode == 1, proc.stdout[-3000:]
     assert "--oipr-report" in proc.stdout
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_report_output_path_is_resolved_before_the_evaluator_runs(tmp_path):
+    # Issue 12 item 2 holds for every command that runs user code: `report` audits too.
+    away = tmp_path / "away"
+    away.mkdir()
+    (tmp_path / "wander.py").write_text(textwrap.dedent(f"""
+        import os
+        def ev(y_true, y_pred):
+            os.chdir({str(away)!r})
+            tp = int(((y_true == 1) & (y_pred == 1)).sum())
+            return (tp / y_pred.sum() if y_pred.sum() else 0.0), (tp / y_true.sum() if y_true.sum() else 0.0)
+    """))
+    proc = subprocess.run([sys.executable, "-m", "oipr_bench", "report", "wander.py:ev", "-o", "rel.html"],
+                          cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "rel.html").is_file()
+    assert not (away / "rel.html").exists()

@@ -166,3 +166,18 @@ def test_property_search_accepts_a_scalar_f1():
     broken = oipr_bench.audit(lambda t, p: 0.5 * pw(t, p).f1, hypothesis_examples=20)
     assert broken.sanity_results["property-search"].status == "failed"
     assert "perfect_prediction" in broken.sanity_results["property-search"].message
+
+
+def test_report_command_takes_the_declarations(tmp_path, monkeypatch):
+    # The HTML command audits too, so it reads the same declarations as `oipr-bench audit`.
+    tmp_path.joinpath("my_loss.py").write_text(ONE_MINUS_F1)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "r.html"
+    assert main(["report", "my_loss:loss", "--lower-is-better", "--bounds", "0:1", "-o", str(out)]) == 0
+    page = out.read_text()
+    assert "not applicable" in page
+    assert "a score; lower is better; bounds 0 to 1" in page
+    # Without the declaration the same loss is recorded (and judged) as higher-is-better.
+    plain = tmp_path / "plain.html"
+    assert main(["report", "my_loss:loss", "-o", str(plain)]) == 0
+    assert "a score; higher is better; bounds 0 to 1" in plain.read_text()

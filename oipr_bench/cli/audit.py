@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text
 
@@ -44,15 +44,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
+    add_declaration_options(parser)
+    parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
+    parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
+    parser.set_defaults(func=run)
+
+
+def add_declaration_options(parser: argparse.ArgumentParser) -> None:
+    """``--input``, ``--lower-is-better`` and ``--bounds``: what the evaluator takes and returns."""
     parser.add_argument("--input", choices=("binary", "scores"), default=None,
                         help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64)")
     parser.add_argument("--lower-is-better", action="store_true",
                         help="the evaluator's one-number score is better when lower")
     parser.add_argument("--bounds", metavar="LO:HI", default=None,
                         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default 0:1")
-    parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
-    parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
-    parser.set_defaults(func=run)
+
+
+def declarations_from(args: argparse.Namespace) -> dict[str, Any]:
+    """The :class:`~oipr_bench.options.AuditOptions` fields of :func:`add_declaration_options`."""
+    return {
+        "input_kind": args.input,
+        "higher_is_better": False if args.lower_is_better else None,
+        "bounds": args.bounds,
+    }
+
+
+def output_path(output: str | None) -> str | None:
+    """``output`` fixed against the current folder before any user code runs.
+
+    An evaluator calling ``os.chdir`` must not move the file (``os.path.join`` keeps a trailing
+    ``/``, which the writer refuses as a folder).
+    """
+    return os.path.join(os.getcwd(), output) if output else None
 
 
 def options_from(args: argparse.Namespace) -> "AuditOptions":
@@ -74,9 +97,7 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
             tolerance=args.tolerance,
             hypothesis_examples=args.hypothesis_examples,
             expectations=declared,
-            input_kind=args.input,
-            higher_is_better=False if args.lower_is_better else None,
-            bounds=args.bounds,
+            **declarations_from(args),
         )
     except OptionError as exc:
         raise UsageError(exc.phrased(CLI_FLAGS)) from None
@@ -86,9 +107,7 @@ def run(args: argparse.Namespace) -> int:
     from ..profiles import AuditSession
     from ..resolve import parse_params, resolve
 
-    # Fixed before any user code runs: an evaluator calling os.chdir must not move the report.
-    # (os.path.join keeps a trailing "/", which the writer refuses as a folder.)
-    output = os.path.join(os.getcwd(), args.output) if args.output else None
+    output = output_path(args.output)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with AuditSession(resolved, options) as session:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .audit import add_declaration_options, declarations_from, output_path
+
 
 def register(subparsers: Any) -> None:
     """Add the ``report`` sub-command."""
@@ -26,6 +28,7 @@ def register(subparsers: Any) -> None:
                         help="declared expected value of a characteristic (repeatable)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="per-call time limit")
     parser.add_argument("--title", default=None, help="page heading (default: 'Evaluator audit: NAME')")
+    add_declaration_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -39,13 +42,15 @@ def run(args: argparse.Namespace) -> int:
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
+    output = output_path(args.output)  # before any user code runs (it may os.chdir)
     try:
-        options = AuditOptions(timeout=args.timeout, expectations=expectations_from(args.expect, "--expect"))
+        options = AuditOptions(timeout=args.timeout, expectations=expectations_from(args.expect, "--expect"),
+                               **declarations_from(args))
     except OptionError as exc:
         raise UsageError(exc.phrased(CLI_FLAGS)) from None
     with AuditSession(resolve(args.evaluator, parse_params(args.param, option="--param")), options) as session:
         profile = session.run_all()
-    path = write_report(profile, args.output, title=args.title)
+    path = write_report(profile, output, title=args.title)
     print(path)
     failures = profile.failures()
     if failures:
