@@ -292,3 +292,31 @@ def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None
             "expect",
         )
     return expectations_from(expect, source)
+
+
+def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> AuditOptions:
+    """The :class:`AuditOptions` of a front end's parsed flags (the CLI's or the plugin's).
+
+    ``values`` holds the flag values under the field names of :class:`AuditOptions`, except
+    ``expect``/``expect_file`` (``--expect`` items and an expectation file), ``reference_param``
+    (``KEY=VALUE`` strings) and ``lower_is_better`` (a switch). An :class:`OptionError` is re-worded
+    with ``flags`` (:data:`CLI_FLAGS` or :data:`PLUGIN_FLAGS`), so one rule serves both front ends.
+    """
+    from .expectations import load_expect_file
+    from .resolve import parse_params
+
+    fields = dict(values)
+    expect_file = fields.pop("expect_file", None)
+    declared = load_expect_file(expect_file) if expect_file else {}
+    declared.update(expectations_from(fields.pop("expect", None) or [], "--expect"))
+    reference_param = fields.pop("reference_param", None)
+    lower_is_better = fields.pop("lower_is_better", False)
+    try:
+        return AuditOptions(
+            **fields,
+            reference_params=parse_params(reference_param, option="--reference-param"),
+            expectations=declared,
+            higher_is_better=False if lower_is_better else None,
+        )
+    except OptionError as exc:
+        raise UsageError(exc.phrased(flags)) from None

@@ -130,30 +130,16 @@ def _add_run_options(group: Any) -> None:
 
 def _options(config: pytest.Config) -> Any:
     """The audit options of this run, from the flags (errors re-phrased with the flag names)."""
-    from .errors import UsageError
-    from .expectations import expectations_from, load_expect_file
-    from .options import PLUGIN_FLAGS, AuditOptions, OptionError
-    from .resolve import parse_params
+    from .options import PLUGIN_FLAGS, options_from_flags
 
     opt = config.option
-    declared = load_expect_file(opt.expect_file) if opt.expect_file else {}
-    declared.update(expectations_from(opt.expect, "--expect"))
-    try:
-        return AuditOptions(
-            timeout=opt.oipr_timeout,
-            isolate=opt.oipr_isolate,
-            reference=opt.reference,
-            reference_params=parse_params(opt.reference_param, option="--reference-param"),
-            against=opt.against,
-            tolerance=opt.tolerance,
-            hypothesis_examples=opt.oipr_hypothesis_examples,
-            expectations=declared,
-            input_kind=opt.oipr_input,
-            higher_is_better=False if opt.oipr_lower_is_better else None,
-            bounds=opt.oipr_bounds,
-        )
-    except OptionError as exc:
-        raise UsageError(exc.phrased(PLUGIN_FLAGS)) from None
+    return options_from_flags({
+        "timeout": opt.oipr_timeout, "isolate": opt.oipr_isolate, "reference": opt.reference,
+        "reference_param": opt.reference_param, "against": opt.against, "tolerance": opt.tolerance,
+        "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
+        "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
+        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
+    }, PLUGIN_FLAGS)
 
 
 def _is_worker(config: pytest.Config) -> bool:

@@ -193,17 +193,7 @@ def _compare(stored: Any, fresh: Any, path: str, out: list[str], tol: float) -> 
 
 
 def check_documents(target: Path, tolerance: float = CHECK_TOLERANCE) -> list[str]:
-    """Recompute every reference file and compare with the stored one.
-
-    Numbers must agree within ``tolerance`` (absolute; ``null`` only matches
-    ``null``), everything else exactly; ``package_version`` is not compared.
-
-    Returns
-    -------
-    list of str
-        One line per difference, ``"<file>: <JSON path>: <problem>"``; empty when
-        the stored files are up to date.
-    """
+    """The work of :func:`oipr_bench.reference.check_reference` on the folder ``target``."""
     problems: list[str] = []
     for file_name, fresh in build_documents().items():
         try:

@@ -104,7 +104,10 @@ def test_cli_trailing_slash_is_a_one_line_error(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
-def test_output_path_is_resolved_before_the_evaluator_runs(tmp_path):
+@pytest.mark.parametrize("command, output", [(["audit", "wander.py:ev", "--format", "json"], "rel.json"),
+                                             (["report", "wander.py:ev"], "rel.html")])
+def test_output_path_is_resolved_before_the_evaluator_runs(tmp_path, command, output):
+    # Every command that runs user code (audit, report) fixes its -o path first.
     away = tmp_path / "away"
     away.mkdir()
     (tmp_path / "wander.py").write_text(textwrap.dedent(f"""
@@ -114,11 +117,11 @@ def test_output_path_is_resolved_before_the_evaluator_runs(tmp_path):
             tp = int(((y_true == 1) & (y_pred == 1)).sum())
             return (tp / y_pred.sum() if y_pred.sum() else 0.0), (tp / y_true.sum() if y_true.sum() else 0.0)
     """))
-    proc = subprocess.run([sys.executable, "-m", "oipr_bench", "audit", "wander.py:ev", "--format", "json",
-                           "-o", "rel.json"], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=180)
+    proc = subprocess.run([sys.executable, "-m", "oipr_bench", *command, "-o", output],
+                          cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=180)
     assert proc.returncode in (0, 1), proc.stderr
-    assert (tmp_path / "rel.json").is_file()
-    assert not (away / "rel.json").exists()
+    assert (tmp_path / output).is_file()
+    assert not (away / output).exists()
 
 
 @pytest.mark.parametrize("option", ["--oipr-report", "--oipr-html"])
@@ -139,20 +142,3 @@ def test_plugin_report_to_a_folder_fails_the_run(tmp_path):
     assert "--oipr-report" in proc.stdout
     assert list((tmp_path / "out").iterdir()) == []
 
-
-def test_report_output_path_is_resolved_before_the_evaluator_runs(tmp_path):
-    # Issue 12 item 2 holds for every command that runs user code: `report` audits too.
-    away = tmp_path / "away"
-    away.mkdir()
-    (tmp_path / "wander.py").write_text(textwrap.dedent(f"""
-        import os
-        def ev(y_true, y_pred):
-            os.chdir({str(away)!r})
-            tp = int(((y_true == 1) & (y_pred == 1)).sum())
-            return (tp / y_pred.sum() if y_pred.sum() else 0.0), (tp / y_true.sum() if y_true.sum() else 0.0)
-    """))
-    proc = subprocess.run([sys.executable, "-m", "oipr_bench", "report", "wander.py:ev", "-o", "rel.html"],
-                          cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=180)
-    assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "rel.html").is_file()
-    assert not (away / "rel.html").exists()

@@ -61,12 +61,8 @@ def add_declaration_options(parser: argparse.ArgumentParser) -> None:
 
 
 def declarations_from(args: argparse.Namespace) -> dict[str, Any]:
-    """The :class:`~oipr_bench.options.AuditOptions` fields of :func:`add_declaration_options`."""
-    return {
-        "input_kind": args.input,
-        "higher_is_better": False if args.lower_is_better else None,
-        "bounds": args.bounds,
-    }
+    """The values of :func:`add_declaration_options`, as :func:`~oipr_bench.options.options_from_flags` takes them."""
+    return {"input_kind": args.input, "lower_is_better": args.lower_is_better, "bounds": args.bounds}
 
 
 def output_path(output: str | None) -> str | None:
@@ -80,27 +76,14 @@ def output_path(output: str | None) -> str | None:
 
 def options_from(args: argparse.Namespace) -> "AuditOptions":
     """The audit options of the command line (errors name this command's flags)."""
-    from ..errors import UsageError
-    from ..expectations import expectations_from, load_expect_file
-    from ..options import CLI_FLAGS, AuditOptions, OptionError
-    from ..resolve import parse_params
+    from ..options import CLI_FLAGS, options_from_flags
 
-    declared = load_expect_file(args.expect_file) if args.expect_file else {}
-    declared.update(expectations_from(args.expect, "--expect"))
-    try:
-        return AuditOptions(
-            timeout=args.timeout,
-            isolate=args.isolate,
-            reference=args.reference,
-            reference_params=parse_params(args.reference_param, option="--reference-param"),
-            against=args.against,
-            tolerance=args.tolerance,
-            hypothesis_examples=args.hypothesis_examples,
-            expectations=declared,
-            **declarations_from(args),
-        )
-    except OptionError as exc:
-        raise UsageError(exc.phrased(CLI_FLAGS)) from None
+    return options_from_flags({
+        "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
+        "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
+        "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
+        "expect_file": args.expect_file, **declarations_from(args),
+    }, CLI_FLAGS)
 
 
 def run(args: argparse.Namespace) -> int:

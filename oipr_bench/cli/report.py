@@ -34,20 +34,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..expectations import expectations_from
     from ..html_report import write_report
-    from ..options import CLI_FLAGS, AuditOptions, OptionError
+    from ..options import CLI_FLAGS, options_from_flags
     from ..profiles import AuditSession
     from ..resolve import parse_params, resolve
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
     output = output_path(args.output)  # before any user code runs (it may os.chdir)
-    try:
-        options = AuditOptions(timeout=args.timeout, expectations=expectations_from(args.expect, "--expect"),
-                               **declarations_from(args))
-    except OptionError as exc:
-        raise UsageError(exc.phrased(CLI_FLAGS)) from None
+    options = options_from_flags({"timeout": args.timeout, "expect": args.expect, **declarations_from(args)},
+                                 CLI_FLAGS)
     with AuditSession(resolve(args.evaluator, parse_params(args.param, option="--param")), options) as session:
         profile = session.run_all()
     path = write_report(profile, output, title=args.title)
