@@ -521,19 +521,20 @@ class OIPR(Evaluator):
         if l_obs == 0:  # every 1 restarts an event: I = y (eq. 10)
             return float(np.count_nonzero(t & p)), float(np.count_nonzero(t)), float(np.count_nonzero(p))
         series = (t, p)
-        events = [to_events(y.view(np.bool_)) for y in series]
-        small = [_covers_few(ev, l_obs, _SPARSE_SHARE * t.shape[0]) for ev in events]
+        budget = _SPARSE_SHARE * t.shape[0]
+        # Runs are extracted up front only for series that may have few 1s (the others are read block by block).
+        events = [None if _surely_dense(y, budget) else to_events(y.view(np.bool_)) for y in series]
+        small = [ev is not None and _covers_few(ev, l_obs, budget) for ev in events]
         if all(small):
             true, pred = (_sparse_curve(y, l_dis, l_obs, self.b_dur, self.attenuation, ev)
                           for y, ev in zip(series, events))
             return _overlap_area(true, pred), float(true.values.sum()), float(pred.values.sum())
         tables = _tables(t.shape[0], l_dis, l_obs, self.b_dur, self.attenuation)
         if not any(small):
-            return streamed_areas(t, p, events[0], events[1], tables)
+            return streamed_areas(t, p, tables)
         k = 0 if small[0] else 1
         curve = _sparse_curve(series[k], l_dis, l_obs, self.b_dur, self.attenuation, events[k])
-        tp, auc_large = streamed_areas_with_sparse(
-            series[1 - k], events[1 - k], curve.positions, curve.values, tables)
+        tp, auc_large = streamed_areas_with_sparse(series[1 - k], curve.positions, curve.values, tables)
         auc_small = float(curve.values.sum())
         return (tp, auc_small, auc_large) if k == 0 else (tp, auc_large, auc_small)
 
@@ -564,6 +565,20 @@ class OIPR(Evaluator):
 
 #: A curve that may cover more than this share of the ``T`` points is streamed, never materialised.
 _SPARSE_SHARE = 1 / 8
+
+
+#: One point in this many is looked at to tell a series with many 1s at a glance.
+_SAMPLE_STEP = 64
+
+
+def _surely_dense(y: np.ndarray, budget: float) -> bool:
+    """Whether a regular sample of ``y`` suggests more than ``budget`` 1s (then its runs are never listed whole).
+
+    Only the route depends on it, never the result: a series judged dense is
+    streamed, which is exact for any series.
+    """
+    sample = y[::_SAMPLE_STEP]
+    return np.count_nonzero(sample) * (y.shape[0] / max(1, sample.shape[0])) > budget
 
 
 def _covers_few(events: Events, l_obs: int, budget: float) -> bool:
