@@ -654,3 +654,44 @@ def test_benchmark_families_match_the_oracle(family: str, monkeypatch: pytest.Mo
     got = OIPR()(y_true, y_pred)
     want = oipr_oracle(y_true.tolist(), y_pred.tolist())
     assert close(got.precision, want[0]) and close(got.recall, want[1]), (family, got, want)
+
+
+def test_routes_follow_the_covered_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Few covered points: both curves on their support; a long event against a sparse
+    # series: one streamed; two dense series: both streamed.  Same scores every way.
+    import oipr_bench.evaluators.oipr as oipr_module
+
+    calls: list[str] = []
+    for name in ("streamed_areas", "streamed_areas_with_sparse"):
+        original = getattr(oipr_module, name)
+        monkeypatch.setattr(oipr_module, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
+    n = 1 << 16
+    sparse = series(n, (100, 130), (5000, 5001), (40000, 40060))
+    alternating = np.zeros(n, dtype=np.int8)
+    alternating[::2] = 1
+    ones = np.ones(n, dtype=np.int8)
+    for pair, route in (((sparse, sparse[::-1]), []), ((sparse, ones), ["streamed_areas_with_sparse"]),
+                        ((ones, sparse), ["streamed_areas_with_sparse"]),
+                        ((alternating, alternating), ["streamed_areas"])):
+        calls.clear()
+        OIPR()(*pair)
+        assert calls == route
+
+
+def test_streamed_memory_does_not_grow_with_the_covered_points() -> None:
+    # 10^6 alternating points: 5 * 10^5 events per series, every point covered.  The
+    # streamed route holds the input copies (2 MB) and its reused block buffers only.
+    import tracemalloc
+
+    import oipr_bench.evaluators._oipr_blocks as blocks_module
+
+    alternating = np.zeros(10**6, dtype=np.int8)
+    alternating[::2] = 1
+    OIPR()(alternating, alternating)
+    tracemalloc.start()
+    try:
+        OIPR()(alternating, alternating)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 10**6 + 8 * 8 * blocks_module.BLOCK + 2**20, peak

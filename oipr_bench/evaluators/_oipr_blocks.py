@@ -12,14 +12,16 @@ distances grow by one per point and are reset at event bounds:
 
 This module walks the positions ``0 .. T + l_obs - 1`` (the curve runs
 ``l_obs`` points past the series end) in blocks of :data:`BLOCK` points.  In
-each block it builds ``d`` and ``a`` as running sums of their increments (1
-per point, a reset written at each run start or event opener of the block),
-and reads the curve from two small lookup tables, ``omega(a)`` (constant
-``b_dur`` from ``a = S`` on) and ``gamma(d)`` (0 beyond ``l_obs``).  A
-block where a curve is 0 throughout (no run, gap longer than ``l_obs``), or
-constant (inside one settled event), is never expanded.  Only the block's
-buffers (reused) and the run bounds of the two series are held: memory does
-not grow with the number of covered points.
+each block it reads the runs of 1s that start there (where the series
+differs from the point before), builds ``d`` and ``a`` as running sums of
+their increments (1 per point, 0 for ``d`` inside a run, a reset written at
+each run start or event opener of the block, the state of an event crossing
+the block border carried over), and reads the curve from two small lookup
+tables, ``omega(a)`` (constant ``b_dur`` from ``a = S`` on) and ``gamma(d)``
+(0 beyond ``l_obs``).  A block where a curve is 0 throughout (no run, gap
+longer than ``l_obs``), or constant (inside one settled event), is never
+expanded.  Only the block's buffers (reused) are held: memory grows neither
+with the number of covered points nor with the number of events.
 
 The values are the very products Algorithm 1 computes (``omega(a)`` and
 ``gamma(d)`` multiplied once), so ``TP_oi = AUC(min(I, I_hat))`` and the two
@@ -123,6 +125,7 @@ def _block_runs(s: _Series, b0: int, n: int, d0: int, changes: np.ndarray) -> tu
         np.not_equal(seg, s.y[b0 - 1 : b0 + k - 1], out=changes[:k])
     bounds = np.flatnonzero(changes[:k])
     starts, ends = (bounds[1::2], bounds[0::2]) if s.in_run else (bounds[0::2], bounds[1::2])
+    starts = np.ascontiguousarray(starts)  # scattering through a strided index costs twice as much
     before = np.empty(starts.shape[0], dtype=np.intp)
     if s.in_run:
         np.subtract(starts, ends[: starts.shape[0]], out=before)
