@@ -38,6 +38,7 @@ __all__ = [
     "ZONE_BLOCK",
     "index_dtype",
     "anchored_deficit",
+    "mirrored_deficit",
     "piece_sums",
     "precision_outside",
     "series_events",
@@ -242,27 +243,44 @@ def piece_sums(
     inside -= np.maximum(u, a)
     np.maximum(inside, 0.0, out=inside)
     length = v - u
-    precision = np.bincount(owner, inside, k)
+    outside = inside < length
+    precision = _per_zone(owner, inside, k)
     precision *= width
-    precision += _masked_sum(inside < length, owner, k, precision_outside, u, v, a, b, lo, hi)
+    precision += _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi)
     x1 = np.maximum(v, a)
     x2 = np.minimum(right_end, b)
-    deficit = _masked_sum(x1 < x2, owner, k, anchored_deficit, x1, x2, v, hi)
+    deficit = _masked_sum(np.less(x1, x2, out=outside), owner, k, anchored_deficit, x1, x2, v, hi)
     np.maximum(left_start, a, out=x1)
     np.minimum(u, b, out=x2)
-    deficit += _masked_sum(x1 < x2, owner, k, anchored_deficit, -x2, -x1, -u, -lo)
-    return precision, np.bincount(owner, length, k), deficit
+    deficit += _masked_sum(np.less(x1, x2, out=outside), owner, k, mirrored_deficit, x1, x2, u, lo)
+    return precision, _per_zone(owner, length, k), deficit
 
 
-def _masked_sum(mask: np.ndarray, owner: np.ndarray, k: int, kernel: Callable[..., np.ndarray], *arrays: np.ndarray) -> np.ndarray:
+def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarray:
+    """Sums of ``values`` per zone ``owner`` (``None``: piece ``i`` is zone ``i``'s only piece)."""
+    return values if owner is None else np.bincount(owner, values, k)
+
+
+def _masked_sum(
+    mask: np.ndarray, owner: np.ndarray | None, k: int, kernel: Callable[..., np.ndarray], *arrays: np.ndarray
+) -> np.ndarray:
     """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds (the others contribute 0)."""
     idx = np.flatnonzero(mask)
     if idx.shape[0] == 0:
         return np.zeros(k)
-    if idx.shape[0] < mask.shape[0]:
-        arrays = tuple(np.take(x, idx) for x in arrays)
-        owner = np.take(owner, idx)
-    return np.bincount(owner, kernel(*arrays), k)
+    if idx.shape[0] == mask.shape[0]:
+        return _per_zone(owner, kernel(*arrays), k)
+    values = kernel(*(np.take(x, idx) for x in arrays))
+    if owner is None:
+        out = np.zeros(k)
+        out[idx] = values
+        return out
+    return np.bincount(np.take(owner, idx), values, k)
+
+
+def mirrored_deficit(x1: np.ndarray, x2: np.ndarray, q: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """:func:`anchored_deficit` of a stretch ``[x1, x2]`` before its piece ``[q, ..]`` (``near <= x1``): ``x -> -x``."""
+    return anchored_deficit(-x2, -x1, -q, -near)
 
 
 def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndarray) -> np.ndarray:
@@ -271,7 +289,7 @@ def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndar
     ``min(d, far - x) = d - 2 (x - c)_+`` with the kink ``c = (p + far) / 2``,
     so the integral is ``(x2 - x1)(x1 + x2 - 2p) - (e2^2 - e1^2)`` with
     ``e = (x - c)_+``.  The stretch before a piece is the mirror image
-    ``x -> -x`` (:func:`piece_sums` passes ``-x2, -x1, -u, -lo``).
+    ``x -> -x`` (:func:`mirrored_deficit`).
     """
     d = x2 - x1
     w = x1 + x2
@@ -325,29 +343,43 @@ def _zone_group(
     first: np.ndarray, counts: np.ndarray, borders: np.ndarray, sink: Sink,
 ) -> None:
     """Zones ``j0 ..`` (all their pieces, at most ``PIECE_BLOCK``) into ``sink``."""
-    has = counts > 0
-    if not has.any():
-        return
     k = counts.shape[0]
-    offsets = np.cumsum(counts) - counts
-    owner = np.repeat(np.arange(k), counts)
-    e0 = int(first[0])
-    event = np.repeat(first - (offsets + e0), counts)
-    event += np.arange(event.shape[0])
-    e1 = e0 + int(event[-1]) + 1
     a = gs[j0 : j0 + k].astype(np.float64)
     b = ge[j0 : j0 + k].astype(np.float64)
     lo, hi = borders[:-1], borders[1:]
-    pa, pb, plo, phi = (np.take(x, owner) for x in (a, b, lo, hi))
+    width = hi - lo
+    b -= a  # |J_j| from here on; the pieces need a + |J_j|
+    e0 = int(first[0])
+    if counts.min() == 1 and counts.max() == 1 and int(first[-1]) - e0 == k - 1:
+        # Each zone holds exactly one piece, of its own predicted event: pieces and zones coincide.
+        u = np.maximum(ps[e0 : e0 + k], lo)
+        v = np.minimum(pe[e0 : e0 + k], hi)
+        sums = piece_sums(u, v, None, width, (a, a + b, lo, hi), lo, hi)
+        sink(np.arange(j0, j0 + k), width, b, *sums)
+        return
+    has = counts > 0
+    if not has.any():
+        return
+    owner, event, e0 = _expand(first, counts)
+    pa, pb, plo, phi = (np.take(x, owner) for x in (a, a + b, lo, hi))
+    e1 = e0 + int(event[-1]) + 1
     u = np.maximum(np.take(ps[e0:e1], event), plo)
     v = np.minimum(np.take(pe[e0:e1], event), phi)
-    same = owner[1:] == owner[:-1]
-    left_start, right_end = _neighbour_bounds(u, v, same, plo, phi)
-    width = hi - lo
+    left_start, right_end = _neighbour_bounds(u, v, owner[1:] == owner[:-1], plo, phi)
     sums = piece_sums(u, v, owner, width, (pa, pb, plo, phi), left_start, right_end)
     zones = np.flatnonzero(has)
-    b -= a
     sink(zones + j0, width[zones], b[zones], *(x[zones] for x in sums))
+
+
+def _expand(first: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Zone (local) and predicted event (relative to the returned first event) of every piece."""
+    offsets = np.cumsum(counts)
+    offsets -= counts
+    owner = np.repeat(np.arange(counts.shape[0]), counts)
+    e0 = int(first[0])
+    event = np.repeat(first - (offsets + e0), counts)
+    event += np.arange(event.shape[0])
+    return owner, event, e0
 
 
 def _neighbour_bounds(
