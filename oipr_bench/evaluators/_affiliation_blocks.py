@@ -33,6 +33,7 @@ import numpy as np
 
 __all__ = [
     "BLOCK_POINTS",
+    "COMPACT_BELOW",
     "DENSE_SPAN_FACTOR",
     "PIECE_BLOCK",
     "ZONE_BLOCK",
@@ -55,6 +56,9 @@ PIECE_BLOCK = 1 << 14
 #: A block's cut counting uses one dense running count when the span of its
 #: cuts is at most this many times (number of cuts x log2 of predicted events).
 DENSE_SPAN_FACTOR = 4
+
+#: Closed forms run on the selected pieces only when fewer than one in this many is selected.
+COMPACT_BELOW = 4
 
 #: ``sink(first_zone, precision_sum, piece_length, recall_deficit)``: per-zone results of one group.
 Sink = Callable[[int, np.ndarray, np.ndarray, np.ndarray], None]
@@ -264,12 +268,18 @@ def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarra
 def _masked_sum(
     mask: np.ndarray, owner: np.ndarray | None, k: int, kernel: Callable[..., np.ndarray], *arrays: np.ndarray
 ) -> np.ndarray:
-    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds (the others contribute 0)."""
-    idx = np.flatnonzero(mask)
-    if idx.shape[0] == 0:
+    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds.
+
+    ``kernel`` gives 0 where ``mask`` fails, so when ``mask`` holds for more
+    than ``1 / COMPACT_BELOW`` of the pieces it runs on all of them; below
+    that, on the selected pieces only.
+    """
+    hits = int(np.count_nonzero(mask))
+    if hits == 0:
         return np.zeros(k)
-    if idx.shape[0] == mask.shape[0]:
+    if hits * COMPACT_BELOW > mask.shape[0]:
         return _per_zone(owner, kernel(*arrays), k)
+    idx = np.flatnonzero(mask)
     values = kernel(*(np.take(x, idx) for x in arrays))
     if owner is None:
         out = np.zeros(k)
@@ -284,13 +294,14 @@ def mirrored_deficit(x1: np.ndarray, x2: np.ndarray, q: np.ndarray, near: np.nda
 
 
 def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndarray) -> np.ndarray:
-    """``∫_{x1}^{x2} (d + min(d, far - x)) dx`` with ``d = x - p``, for ``p <= x1 < x2 <= far``.
+    """``∫_{x1}^{x2} (d + min(d, far - x)) dx`` with ``d = x - p``, for ``p <= x1`` and ``x2 <= far`` (0 if ``x2 <= x1``).
 
     ``min(d, far - x) = d - 2 (x - c)_+`` with the kink ``c = (p + far) / 2``,
     so the integral is ``(x2 - x1)(x1 + x2 - 2p) - (e2^2 - e1^2)`` with
     ``e = (x - c)_+``.  The stretch before a piece is the mirror image
     ``x -> -x`` (:func:`mirrored_deficit`).
     """
+    x2 = np.maximum(x2, x1)  # an empty stretch gives 0
     d = x2 - x1
     w = x1 + x2
     w -= p
