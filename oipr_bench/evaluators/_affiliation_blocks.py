@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: Points per block when extracting event bounds.
-BLOCK_POINTS = 1 << 16
+BLOCK_POINTS = 1 << 18
 #: Affiliation zones per block (cut counting).
 ZONE_BLOCK = 1 << 14
 #: Predicted pieces per group (closed forms); bounds the temporaries of one call.
@@ -70,32 +70,25 @@ def index_dtype(length: int) -> type:
 
 
 def series_events(y: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Events ``[start, end)`` of a 0/1 int8 or bool series, as two ``dtype`` arrays (views).
+    """Events ``[start, end)`` of a 0/1 int8 or bool series, as two ``dtype`` arrays (strided views).
 
-    Two passes of ``BLOCK_POINTS`` points: the first counts the bounds (a
-    bound sits where a point differs from its left neighbour, the series
-    padded with 0), the second writes them into one preallocated array.
+    A bound sits where a point differs from its left neighbour (the series
+    padded with 0); they are found ``BLOCK_POINTS`` points at a time in one
+    reused buffer and written as ``dtype`` (no full-length boolean or int64
+    temporary), then joined.
     """
     b = y.view(np.bool_)
     n = b.shape[0]
     buf = np.empty(min(BLOCK_POINTS, n), dtype=np.bool_)
-    total = int(b[0]) + int(b[-1])
-    for s in range(1, n, BLOCK_POINTS):
-        e = min(s + BLOCK_POINTS, n)
-        total += int(np.count_nonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s])))
-    bounds = np.empty(total, dtype=dtype)
-    k = 0
-    if b[0]:
-        bounds[0] = 0
-        k = 1
+    parts = [np.zeros(1, dtype=dtype)] if b[0] else []
     for s in range(1, n, BLOCK_POINTS):
         e = min(s + BLOCK_POINTS, n)
         idx = np.flatnonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s]))
-        part = bounds[k : k + idx.shape[0]]
-        np.add(idx, s, out=part, casting="unsafe")
-        k += idx.shape[0]
+        if idx.shape[0]:
+            parts.append(np.add(idx, s, dtype=dtype, casting="unsafe"))
     if b[-1]:
-        bounds[k] = n
+        parts.append(np.full(1, n, dtype=dtype))
+    bounds = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
     return bounds[0::2], bounds[1::2]
 
 
@@ -143,15 +136,18 @@ def zone_borders(gs: np.ndarray, ge: np.ndarray, j0: int, j1: int, length: int) 
     return cuts
 
 
-def piece_ranges(ps: np.ndarray, pe: np.ndarray, cuts: np.ndarray, j0: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+def piece_ranges(
+    pe: np.ndarray, predicted: np.ndarray, cuts: np.ndarray, j0: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
     """First and one-past-last predicted event of each zone of a block (``f_j``, ``l_j``).
 
     ``f_j`` counts the predicted events ending at or before ``lo_j``
-    (``2 end <= cut``), ``l_j`` those starting before ``hi_j``
-    (``2 start < cut``): the second count exceeds the first by one exactly
-    when the cut falls strictly inside a predicted event.
+    (``2 end <= cut``), ``l_j`` those starting before ``hi_j``: one more
+    exactly when the cut falls strictly inside a predicted event, i.e. when
+    the points on both sides of it are predicted (``predicted``, bool; a cut
+    at a half-integer ``x + 1/2`` has point ``x`` on both sides).
     """
-    m = ps.shape[0]
+    m = pe.shape[0]
     inner = slice(1 if j0 == 0 else 0, cuts.shape[0] - (1 if j0 + cuts.shape[0] - 1 == n else 0))
     ended = np.zeros(cuts.shape[0], dtype=np.int64)
     started = np.zeros(cuts.shape[0], dtype=np.int64)
@@ -161,11 +157,10 @@ def piece_ranges(ps: np.ndarray, pe: np.ndarray, cuts: np.ndarray, j0: int, n: i
     if inside.shape[0] and m:
         count = count_at_most(pe, inside >> 1)
         ended[inner] = count
-        clipped = np.minimum(count, m - 1)
-        k0 = int(clipped[0])
-        nxt = np.take(ps[k0 : int(clipped[-1]) + 1], clipped - k0).astype(np.int64)
-        nxt *= 2
-        started[inner] = count + ((count < m) & (nxt < inside))
+        spans = np.take(predicted, inside >> 1)
+        spans &= np.take(predicted, (inside - 1) >> 1)
+        count += spans
+        started[inner] = count
     return ended[:-1], started[1:]
 
 
@@ -320,19 +315,23 @@ def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndar
     return d
 
 
-def stream_zones(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, length: int, sink: Sink) -> None:
+def stream_zones(
+    gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, predicted: np.ndarray, sink: Sink
+) -> None:
     """Per-zone integrals of Sec. 3 for every zone holding a prediction, ``ZONE_BLOCK`` zones at a time.
 
     ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``
     receives, for the zones ``zones`` (increasing, each once) with
     ``|Y_j| > 0``: ``|I_j|``, ``|J_j|``, ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the
-    recall deficit of :func:`recall_gap_integrals` summed over ``Y_j``.
+    recall deficit of :func:`piece_sums` summed over ``Y_j``.  ``predicted``
+    is ``y_pred`` as bool, ``(ps, pe)`` its events and ``(gs, ge)`` those of ``y_true``.
     """
     n = gs.shape[0]
+    length = predicted.shape[0]
     for j0 in range(0, n, ZONE_BLOCK):
         j1 = min(j0 + ZONE_BLOCK, n)
         cuts = zone_borders(gs, ge, j0, j1, length)
-        first, stop = piece_ranges(ps, pe, cuts, j0, n)
+        first, stop = piece_ranges(pe, predicted, cuts, j0, n)
         counts = stop - first
         borders = cuts * 0.5
         total = np.cumsum(counts)
@@ -359,26 +358,27 @@ def _zone_group(
     b = ge[j0 : j0 + k].astype(np.float64)
     lo, hi = borders[:-1], borders[1:]
     width = hi - lo
-    b -= a  # |J_j| from here on; the pieces need a + |J_j|
     e0 = int(first[0])
     if counts.min() == 1 and counts.max() == 1 and int(first[-1]) - e0 == k - 1:
         # Each zone holds exactly one piece, of its own predicted event: pieces and zones coincide.
         u = np.maximum(ps[e0 : e0 + k], lo)
         v = np.minimum(pe[e0 : e0 + k], hi)
-        sums = piece_sums(u, v, None, width, (a, a + b, lo, hi), lo, hi)
+        sums = piece_sums(u, v, None, width, (a, b, lo, hi), lo, hi)
+        b -= a
         sink(np.arange(j0, j0 + k), width, b, *sums)
         return
     has = counts > 0
     if not has.any():
         return
     owner, event, e0 = _expand(first, counts)
-    pa, pb, plo, phi = (np.take(x, owner) for x in (a, a + b, lo, hi))
+    pa, pb, plo, phi = (np.take(x, owner) for x in (a, b, lo, hi))
     e1 = e0 + int(event[-1]) + 1
     u = np.maximum(np.take(ps[e0:e1], event), plo)
     v = np.minimum(np.take(pe[e0:e1], event), phi)
     left_start, right_end = _neighbour_bounds(u, v, owner[1:] == owner[:-1], plo, phi)
     sums = piece_sums(u, v, owner, width, (pa, pb, plo, phi), left_start, right_end)
     zones = np.flatnonzero(has)
+    b -= a
     sink(zones + j0, width[zones], b[zones], *(x[zones] for x in sums))
 
 

@@ -164,7 +164,7 @@ def _stream(y_true: np.ndarray, y_pred: np.ndarray, sink: Any) -> int:
     dtype = index_dtype(y_true.shape[0])
     gs, ge = series_events(y_true, dtype)
     ps, pe = series_events(y_pred, dtype)
-    stream_zones(gs, ge, ps, pe, y_true.shape[0], sink)
+    stream_zones(gs, ge, ps, pe, y_pred.view(np.bool_), sink)
     return gs.shape[0]
 
 
