@@ -39,6 +39,7 @@ __all__ = [
     "ZONE_BLOCK",
     "index_dtype",
     "anchored_deficit",
+    "ends_at_most",
     "mirrored_deficit",
     "piece_sums",
     "precision_outside",
@@ -53,9 +54,9 @@ ZONE_BLOCK = 1 << 14
 #: Predicted pieces per group (closed forms); bounds the temporaries of one call.
 PIECE_BLOCK = 1 << 14
 
-#: A block's cut counting uses one dense running count when the span of its
-#: cuts is at most this many times (number of cuts x log2 of predicted events).
-DENSE_SPAN_FACTOR = 4
+#: A block's cut counting uses one running count over the points of its span
+#: when the span is at most this many times (number of cuts x log2 of predicted events).
+DENSE_SPAN_FACTOR = 2
 
 #: Closed forms run on the selected pieces only when fewer than one in this many is selected.
 COMPACT_BELOW = 4
@@ -73,45 +74,53 @@ def series_events(y: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
     """Events ``[start, end)`` of a 0/1 int8 or bool series, as two ``dtype`` arrays (strided views).
 
     A bound sits where a point differs from its left neighbour (the series
-    padded with 0); they are found ``BLOCK_POINTS`` points at a time in one
-    reused buffer and written as ``dtype`` (no full-length boolean or int64
-    temporary), then joined.
+    padded with 0).  They are found ``BLOCK_POINTS`` points at a time in one
+    reused buffer and written as ``dtype`` straight into an array sized for
+    the most bounds possible (``T + 1``; untouched pages cost nothing), which
+    is copied down when the series has few events.
     """
     b = y.view(np.bool_)
     n = b.shape[0]
     buf = np.empty(min(BLOCK_POINTS, n), dtype=np.bool_)
-    parts = [np.zeros(1, dtype=dtype)] if b[0] else []
+    bounds = np.empty(n + 1, dtype=dtype)
+    bounds[0] = 0
+    k = int(b[0])
     for s in range(1, n, BLOCK_POINTS):
         e = min(s + BLOCK_POINTS, n)
         idx = np.flatnonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s]))
-        if idx.shape[0]:
-            parts.append(np.add(idx, s, dtype=dtype, casting="unsafe"))
-    if b[-1]:
-        parts.append(np.full(1, n, dtype=dtype))
-    bounds = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+        np.add(idx, s, out=bounds[k : k + idx.shape[0]], casting="unsafe")
+        k += idx.shape[0]
+    bounds[k] = n
+    k += int(b[-1])
+    bounds = bounds[:k].copy() if 4 * k < n else bounds[:k]
     return bounds[0::2], bounds[1::2]
 
 
-def count_at_most(sorted_values: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """``searchsorted(sorted_values, queries, "right")`` for increasing integer ``queries``.
+def ends_at_most(pe: np.ndarray, predicted: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """Number of predicted events ending at or before each of the increasing ``queries``.
 
-    Only the values between the first and the last query are looked at;
-    when they are dense relative to the queries' span, one running count
-    over the span (a cumulative sum of marks) replaces the binary searches.
+    ``searchsorted(pe, queries, "right")``, looking only at the ends between
+    the first and the last query: when they are dense relative to the
+    queries, one running count over the points of that span replaces the
+    binary searches (an event ends at ``x`` when point ``x - 1`` is
+    predicted and point ``x`` is not, read from ``predicted``).
     """
-    kind = sorted_values.dtype.type
-    k0 = int(np.searchsorted(sorted_values, kind(queries[0]), side="right"))
-    k1 = int(np.searchsorted(sorted_values, kind(queries[-1]), side="right"))
+    kind = pe.dtype.type
+    k0 = int(np.searchsorted(pe, kind(queries[0]), side="right"))
+    k1 = int(np.searchsorted(pe, kind(queries[-1]), side="right"))
     if k1 == k0:
         return np.full(queries.shape[0], k0, dtype=np.int64)
-    inner = sorted_values[k0:k1]
     first = int(queries[0])
-    span = int(queries[-1]) - first
-    if span > DENSE_SPAN_FACTOR * queries.shape[0] * max(1, int(k1 - k0).bit_length()):
+    last = int(queries[-1])
+    if last - first > DENSE_SPAN_FACTOR * queries.shape[0] * max(1, (k1 - k0).bit_length()):
+        inner = pe[k0:k1]
         return np.searchsorted(inner, queries.astype(inner.dtype), side="right") + k0
-    marks = np.bincount(inner - first, minlength=span + 1)
-    np.cumsum(marks, out=marks)
-    counts = np.take(marks, queries - first)
+    # running[i] = ends in (first, first + i]; an end at x <= last < T is a 1 -> 0 step.
+    running = np.empty(last - first + 1, dtype=np.int32)
+    running[0] = 0
+    np.greater(predicted[first:last], predicted[first + 1 : last + 1], out=running[1:], casting="unsafe")
+    np.cumsum(running, out=running)
+    counts = np.take(running, queries - first).astype(np.int64)
     counts += k0
     return counts
 
@@ -155,7 +164,7 @@ def piece_ranges(
         ended[-1] = started[-1] = m
     inside = cuts[inner]
     if inside.shape[0] and m:
-        count = count_at_most(pe, inside >> 1)
+        count = ends_at_most(pe, predicted, inside >> 1)
         ended[inner] = count
         spans = np.take(predicted, inside >> 1)
         spans &= np.take(predicted, (inside - 1) >> 1)
