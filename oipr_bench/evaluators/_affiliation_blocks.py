@@ -159,17 +159,17 @@ def piece_ranges(
     m = pe.shape[0]
     inner = slice(1 if j0 == 0 else 0, cuts.shape[0] - (1 if j0 + cuts.shape[0] - 1 == n else 0))
     ended = np.zeros(cuts.shape[0], dtype=np.int64)
-    started = np.zeros(cuts.shape[0], dtype=np.int64)
     if j0 + cuts.shape[0] - 1 == n:
-        ended[-1] = started[-1] = m
+        ended[-1] = m
+    started = ended.copy()
     inside = cuts[inner]
     if inside.shape[0] and m:
-        count = ends_at_most(pe, predicted, inside >> 1)
-        ended[inner] = count
-        spans = np.take(predicted, inside >> 1)
-        spans &= np.take(predicted, (inside - 1) >> 1)
-        count += spans
-        started[inner] = count
+        half = inside >> 1
+        count = ended[inner]
+        count[:] = ends_at_most(pe, predicted, half)
+        spans = np.take(predicted, half)
+        spans &= np.take(predicted, np.subtract(inside, 1, out=half) >> 1)
+        np.add(count, spans, out=started[inner])
     return ended[:-1], started[1:]
 
 
@@ -232,8 +232,8 @@ def piece_sums(
     u: np.ndarray, v: np.ndarray, owner: np.ndarray, width: np.ndarray,
     geometry: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     left_start: np.ndarray, right_end: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per zone (``owner`` indexes ``width``): ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Per zone (``owner`` indexes ``width``): ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit (``None``: 0).
 
     ``geometry`` holds each piece's ``a, b, lo, hi``.  Inside ``J_j`` the
     precision integrand is 1, so only pieces reaching outside ``J_j`` enter
@@ -254,14 +254,22 @@ def piece_sums(
     outside = inside < length
     precision = _per_zone(owner, inside, k)
     precision *= width
-    precision += _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi)
+    precision = _plus(precision, _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi))
     x1 = np.maximum(v, a)
     x2 = np.minimum(right_end, b)
     deficit = _masked_sum(np.less(x1, x2, out=outside), owner, k, anchored_deficit, x1, x2, v, hi)
     np.maximum(left_start, a, out=x1)
     np.minimum(u, b, out=x2)
-    deficit += _masked_sum(np.less(x1, x2, out=outside), owner, k, mirrored_deficit, x1, x2, u, lo)
+    deficit = _plus(deficit, _masked_sum(np.less(x1, x2, out=outside), owner, k, mirrored_deficit, x1, x2, u, lo))
     return precision, _per_zone(owner, length, k), deficit
+
+
+def _plus(total: np.ndarray | None, part: np.ndarray | None) -> np.ndarray | None:
+    """``total + part`` in place, where ``None`` stands for all zeros."""
+    if total is None or part is None:
+        return part if total is None else total
+    total += part
+    return total
 
 
 def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarray:
@@ -271,8 +279,8 @@ def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarra
 
 def _masked_sum(
     mask: np.ndarray, owner: np.ndarray | None, k: int, kernel: Callable[..., np.ndarray], *arrays: np.ndarray
-) -> np.ndarray:
-    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds.
+) -> np.ndarray | None:
+    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds (``None`` if it never holds).
 
     ``kernel`` gives 0 where ``mask`` fails, so when ``mask`` holds for more
     than ``1 / COMPACT_BELOW`` of the pieces it runs on all of them; below
@@ -280,7 +288,7 @@ def _masked_sum(
     """
     hits = int(np.count_nonzero(mask))
     if hits == 0:
-        return np.zeros(k)
+        return None
     if hits * COMPACT_BELOW > mask.shape[0]:
         return _per_zone(owner, kernel(*arrays), k)
     idx = np.flatnonzero(mask)
@@ -388,7 +396,7 @@ def _zone_group(
     sums = piece_sums(u, v, owner, width, (pa, pb, plo, phi), left_start, right_end)
     zones = np.flatnonzero(has)
     b -= a
-    sink(zones + j0, width[zones], b[zones], *(x[zones] for x in sums))
+    sink(zones + j0, width[zones], b[zones], *(None if x is None else x[zones] for x in sums))
 
 
 def _expand(first: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -440,5 +448,5 @@ def _big_zone(
         owner = np.zeros(k1 - k0, dtype=np.intp)
         run = piece_sums(u[keep], v[keep], owner, width, geometry, left_start[keep], right_end[keep])  # type: ignore[arg-type]
         for total, part in zip(sums, run):
-            total += part
+            total += 0.0 if part is None else part
     sink(np.array([j]), width, np.array([b - a]), *sums)

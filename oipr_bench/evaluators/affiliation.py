@@ -177,15 +177,17 @@ class _ZoneMeans:
         self.recall = 0.0
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray) -> None:
+                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
         # P_j = ∫_{Y_j} S_j / |Y_j|;  R_j = 1 - deficit / (|I_j| |J_j|)  (zones without a piece: R_j = 0).
         piece_length *= width
         precision_w /= piece_length
         self.precision += float(precision_w.sum())
         self.n_precision += zones.shape[0]
-        event_length *= width
-        deficit /= event_length
-        self.recall += zones.shape[0] - float(deficit.sum())
+        self.recall += zones.shape[0]
+        if deficit is not None:
+            event_length *= width
+            deficit /= event_length
+            self.recall -= float(deficit.sum())
 
 
 class _ZoneDetail:
@@ -196,6 +198,6 @@ class _ZoneDetail:
         self.recall = np.zeros(n)
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray) -> None:
+                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
         self.precision[zones] = precision_w / (width * piece_length)
-        self.recall[zones] = 1.0 - deficit / (width * event_length)
+        self.recall[zones] = 1.0 if deficit is None else 1.0 - deficit / (width * event_length)
