@@ -2,27 +2,29 @@
 
 The evaluator works on events, never on points, and visits them in blocks
 small enough to stay in the processor's cache, so that series with millions
-of events (an alternating series has ``T / 2``) cost a bounded amount of
-memory and few passes over memory:
+of events (an alternating series has ``T / 2``) cost bounded memory and few
+passes over memory (issue 11, part 4):
 
-1. :func:`series_events` finds the event bounds of a series block by block
-   (``BLOCK_POINTS`` points at a time, one reused buffer).
+1. :func:`series_events` finds the event bounds of a series
+   ``BLOCK_POINTS`` points at a time, in one reused buffer.
 2. :func:`stream_zones` walks the affiliation zones ``ZONE_BLOCK`` at a time.
-   For each zone ``j`` it counts the predicted events that end at or before
-   its left border and start before its right border (a merge of sorted
-   positions, by binary search or by one dense running count over the
-   block, whichever is cheaper), so zone ``j`` holds the predicted events
-   ``f_j .. l_j - 1``, clipped to the zone: its *pieces* ``Y_j``.
+   :func:`piece_ranges` counts, for each zone ``j``, the predicted events
+   that end at or before its left border and those that start before its
+   right border (:func:`ends_at_most`: binary search, or one running count
+   over the points of the block's span, whichever is cheaper), so zone ``j``
+   holds the predicted events ``f_j .. l_j - 1`` clipped to the zone: its
+   *pieces* ``Y_j``.
 3. The zones of a block are cut into groups of at most ``PIECE_BLOCK``
    pieces; a zone with more pieces than that is visited alone, in runs of
-   pieces that each know their neighbours.  Per piece, the closed forms of
-   :func:`precision_integrals` and :func:`recall_gap_integrals` give the
-   integrals of Sec. 3, summed per zone with ``np.add.reduceat``.
+   pieces that each know their neighbours.  :func:`piece_sums` applies the
+   closed forms of Sec. 3 (:func:`precision_outside`,
+   :func:`anchored_deficit`) to the pieces that need them (a piece inside
+   ``J_j`` has precision integrand 1; a stretch of ``J_j`` covered by a piece
+   has recall integrand 1) and sums them per zone.
 
-Every coordinate is a multiple of 1/2 and every closed form is a product of
-differences, so the integrals are exact (or correctly rounded) while
-``T`` stays below about ``2**24``; the per-zone sums do not depend on the
-block sizes beyond the order of additions.
+Every coordinate is a multiple of 1/2, and every closed form is a product
+of a difference and a sum of clipped bounds (never a difference of large
+squares), so long series suffer no cancellation.
 """
 
 from __future__ import annotations
@@ -37,22 +39,24 @@ __all__ = [
     "DENSE_SPAN_FACTOR",
     "PIECE_BLOCK",
     "ZONE_BLOCK",
-    "index_dtype",
     "anchored_deficit",
     "ends_at_most",
+    "index_dtype",
     "mirrored_deficit",
+    "piece_ranges",
     "piece_sums",
     "precision_outside",
     "series_events",
     "stream_zones",
+    "zone_borders",
 ]
 
 #: Points per block when extracting event bounds.
 BLOCK_POINTS = 1 << 18
 #: Affiliation zones per block (cut counting).
-ZONE_BLOCK = 1 << 14
+ZONE_BLOCK = 1 << 15
 #: Predicted pieces per group (closed forms); bounds the temporaries of one call.
-PIECE_BLOCK = 1 << 14
+PIECE_BLOCK = 1 << 15
 
 #: A block's cut counting uses one running count over the points of its span
 #: when the span is at most this many times (number of cuts x log2 of predicted events).
@@ -61,8 +65,9 @@ DENSE_SPAN_FACTOR = 2
 #: Closed forms run on the selected pieces only when fewer than one in this many is selected.
 COMPACT_BELOW = 4
 
-#: ``sink(first_zone, precision_sum, piece_length, recall_deficit)``: per-zone results of one group.
-Sink = Callable[[int, np.ndarray, np.ndarray, np.ndarray], None]
+#: ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``: per-zone
+#: results of one group (see :func:`stream_zones`; ``recall_deficit`` ``None`` means all 0).
+Sink = Callable[..., None]
 
 
 def index_dtype(length: int) -> type:

@@ -34,10 +34,14 @@ Table A1 is reproduced; it is *not* inferred from the events).
 4. ``precision`` is the mean of ``P_j`` over the zones with ``|Y_j| > 0``,
    ``recall`` the mean of ``R_j`` over all zones, ``F1 = 2PR / (P + R)``.
 
-Every integrand is piecewise linear, so the integrals have closed forms; the
-code below evaluates them for all predicted pieces at once (no loop over
-points or events).  The closed forms are derived in the comments of
-:func:`_precision_piece_integrals` and :func:`_left_anchor_recall_integrals`.
+Every integrand is piecewise linear, so the integrals have closed forms,
+evaluated for many predicted pieces at once (no loop over points or events)
+by :mod:`oipr_bench.evaluators._affiliation_blocks`, which streams events and
+zones in cache-sized blocks (bounded memory, few passes over memory on series
+with millions of events).  The closed forms are derived in the docstrings of
+its ``precision_outside``, ``piece_sums`` and ``anchored_deficit``.  The
+precision and recall means are accumulated block by block, so their last
+bits may differ from one ``np.mean`` over all zones (far below ``1e-12``).
 
 Degenerate inputs (documented policy)
 -------------------------------------
