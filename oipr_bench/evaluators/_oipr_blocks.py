@@ -12,15 +12,16 @@ distances grow by one per point and are reset at event bounds:
 
 This module walks the positions ``0 .. T + l_obs - 1`` (the curve runs
 ``l_obs`` points past the series end) in blocks of :data:`BLOCK` points.  In
-each block it builds ``d`` and ``a`` as running sums of their increments (1
-per point, a reset written at each run start or event opener of the block),
-clips them where the curve no longer changes (``d`` at ``l_obs + 1``, where
-``gamma`` is 0; ``a`` at ``S``, from where ``omega`` equals ``b_dur``) and
-reads the curve from a small lookup table of ``omega(a) * gamma(d)``.  A
-block where a curve is 0 throughout (no run, gap longer than ``l_obs``), or
-constant (inside one settled event), is never expanded.  Only the block's
-buffers (reused) and the run bounds of the two series are held: memory does
-not grow with the number of covered points.
+each block it reads the runs of 1s that start there (where the series
+differs from the point before), builds ``d`` and ``a`` as running sums of
+their increments (1 per point, 0 for ``d`` inside a run, a reset written at
+each run start or event opener of the block, the state of an event crossing
+the block border carried over), and reads the curve from two small lookup
+tables, ``omega(a)`` (constant ``b_dur`` from ``a = S`` on) and ``gamma(d)``
+(0 beyond ``l_obs``).  A block where a curve is 0 throughout (no run, gap
+longer than ``l_obs``), or constant (inside one settled event), is never
+expanded.  Only the block's buffers (reused) are held: memory grows neither
+with the number of covered points nor with the number of events.
 
 The values are the very products Algorithm 1 computes (``omega(a)`` and
 ``gamma(d)`` multiplied once), so ``TP_oi = AUC(min(I, I_hat))`` and the two
@@ -38,10 +39,7 @@ import numpy as np
 __all__ = ["BLOCK", "CurveTables", "make_tables", "streamed_areas", "streamed_areas_with_sparse"]
 
 #: Positions per block (small enough for the block's buffers to stay in cache).
-BLOCK = 1 << 14
-
-#: Largest product table ``(S + 1) x (l_obs + 2)``; beyond it two lookups are multiplied per point.
-_MAX_PRODUCT = 1 << 16
+BLOCK = 1 << 17
 
 #: A curve over one block: ``None`` (0 throughout), a float (constant) or the values.
 BlockCurve = Union[None, float, np.ndarray]
@@ -51,15 +49,15 @@ class CurveTables(NamedTuple):
     """Lookup tables of one parameter set.
 
     ``omega[a]`` for ``a = 0 .. S`` (``omega[S] = b_dur = omega(a)`` for every
-    ``a >= S``); ``gamma[d]`` for ``d = 0 .. l_obs + 1`` (``gamma[l_obs + 1] = 0``);
-    ``settled[d] = b_dur * gamma[d]``; ``product`` the flat table
-    ``omega[a] * gamma[d]`` at ``a * (l_obs + 2) + d``, or ``None`` when too large.
+    ``a >= S``); ``gamma[d]`` for ``d = 0 .. l_obs + 1`` (``gamma[l_obs + 1] = 0``,
+    as for every ``d > l_obs``); ``settled[d] = b_dur * gamma[d]``.  Both ends
+    repeat for ever, so the tables are read with ``mode="clip"``: no distance
+    is ever clipped by hand.
     """
 
     omega: np.ndarray
     gamma: np.ndarray
     settled: np.ndarray
-    product: Optional[np.ndarray]
     l_obs: int
 
     @property
@@ -78,22 +76,16 @@ def make_tables(omega_tab: np.ndarray, gamma_tab: np.ndarray, b_dur: float) -> C
     omega_tab = np.ascontiguousarray(omega_tab[: settle + 1], dtype=np.float64)
     if omega_tab.shape[0] == settle:  # the table ended before settling: extend by b_dur
         omega_tab = np.append(omega_tab, b_dur)
-    l_obs = int(gamma_tab.shape[0]) - 1
     gamma_ext = np.append(np.asarray(gamma_tab, dtype=np.float64), 0.0)
-    product = None
-    if omega_tab.shape[0] * gamma_ext.shape[0] <= _MAX_PRODUCT:
-        product = (omega_tab[:, None] * gamma_ext[None, :]).ravel()
-    return CurveTables(omega_tab, gamma_ext, b_dur * gamma_ext, product, l_obs)
+    return CurveTables(omega_tab, gamma_ext, b_dur * gamma_ext, int(gamma_tab.shape[0]) - 1)
 
 
 class _Series:
-    """One series' run bounds and the state carried from block to block."""
+    """One series and the state carried from block to block."""
 
-    def __init__(self, y: np.ndarray, starts: np.ndarray, ends: np.ndarray, tables: CurveTables) -> None:
+    def __init__(self, y: np.ndarray, tables: CurveTables) -> None:
         self.y = y
-        self.starts = starts
-        self.ends = ends
-        self.next_run = 0  # index of the first run not started yet
+        self.in_run = False  # whether the point before the block is a 1
         self.last_one = -(tables.l_obs + 2)  # p_end: no 1 yet, so d > l_obs
         self.event_start = -(tables.settle + 1)  # p_start: none yet (a irrelevant while d > l_obs)
 
@@ -101,96 +93,110 @@ class _Series:
 class _Buffers:
     """Reused per-block buffers."""
 
-    def __init__(self, block: int, idx_dtype: type) -> None:
-        self.d = np.empty(block, dtype=idx_dtype)
-        self.a = np.empty(block, dtype=idx_dtype)
+    def __init__(self, block: int) -> None:
+        self.d = np.empty(block, dtype=np.intp)
+        self.a = np.empty(block, dtype=np.intp)
+        self.changes = np.empty(block, dtype=np.bool_)
         self.values = (np.empty(block), np.empty(block))
         self.scratch = np.empty(block)
 
 
-def _reset_distances(s: _Series, b0: int, i0: int, i1: int) -> tuple[np.ndarray, np.ndarray]:
-    """Local starts of the runs ``i0 .. i1 - 1`` (all in the block at ``b0``) and the 0s before each.
+_NONE = np.zeros(0, dtype=np.intp)
 
-    The gap before the very first run of the series is taken from the
-    virtual ``p_end`` Algorithm 1 starts with (``-l_obs - 1``), so that run
-    opens an event.
+
+def _block_runs(s: _Series, b0: int, n: int, d0: int, changes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Local starts of the runs that begin in the block at ``b0`` and ``d`` just before each.
+
+    The runs are read from the block alone (where the series differs from
+    the point before).  ``d`` before a run start is its gap of 0s; only the
+    block's first run may have its previous 1 before the block, where ``d``
+    enters clipped at ``d0`` (the very first run of the series measures its
+    gap from the virtual ``p_end = -l_obs - 1`` Algorithm 1 starts with, so
+    it opens an event).  Advances ``s.in_run`` and ``s.last_one``.
     """
-    starts = s.starts[i0:i1]
-    gaps = np.empty(i1 - i0, dtype=np.int64)
-    if i0 > 0:
-        np.subtract(starts, s.ends[i0 - 1 : i1 - 1], out=gaps)
+    k = max(0, min(n, s.y.shape[0] - b0))  # points of the block inside the series
+    if k == 0:
+        return _NONE, _NONE
+    seg = s.y[b0 : b0 + k]
+    if b0 == 0:
+        changes[0] = seg[0] != 0
+        np.not_equal(seg[1:], seg[:-1], out=changes[1:k])
     else:
-        gaps[0] = int(starts[0]) - (s.last_one + 1)
-        np.subtract(starts[1:], s.ends[: i1 - 1], out=gaps[1:])
-    return starts - b0, gaps
+        np.not_equal(seg, s.y[b0 - 1 : b0 + k - 1], out=changes[:k])
+    bounds = np.flatnonzero(changes[:k])
+    starts, ends = (bounds[1::2], bounds[0::2]) if s.in_run else (bounds[0::2], bounds[1::2])
+    starts = np.ascontiguousarray(starts)  # scattering through a strided index costs twice as much
+    before = np.empty(starts.shape[0], dtype=np.intp)
+    if s.in_run:
+        np.subtract(starts, ends[: starts.shape[0]], out=before)
+    elif starts.shape[0]:
+        before[0] = int(starts[0]) - (s.last_one + 1 - b0)
+        np.subtract(starts[1:], ends[: starts.shape[0] - 1], out=before[1:])
+    if starts.shape[0]:
+        before[0] = min(int(before[0]), int(starts[0]) + d0)
+    s.in_run = bool(seg[k - 1])
+    if s.in_run:
+        s.last_one = b0 + k - 1
+    elif ends.shape[0]:
+        s.last_one = b0 + int(ends[-1]) - 1
+    return starts, before
 
 
-def _distance_from_last_one(s: _Series, b0: int, n: int, loc: np.ndarray, gaps: np.ndarray, d0: int,
-                            d: np.ndarray, l_obs: int) -> None:
-    """``d = min(t - p_end, l_obs + 1)`` over the block, in place in ``d[:n]``.
+def _distance_from_last_one(s: _Series, b0: int, n: int, loc: np.ndarray, before: np.ndarray, d0: int,
+                            d: np.ndarray) -> None:
+    """``d = t - p_end`` over the block (exact up to ``l_obs + 1``), in place in ``d[:n]``.
 
     Increment 1 on every 0 and 0 inside a run; at a run start the increment
-    cancels the running value (``d`` before the block is ``d0``, clipped, so
-    the reset of the block's first run uses the clipped value too).
+    cancels the running value ``before`` (``before`` is negated in place).
     """
     k = max(0, min(n, s.y.shape[0] - b0))  # points of the block inside the series
     np.subtract(1, s.y[b0 : b0 + k], out=d[:k])
     d[k:n] = 1
-    d[loc] = -np.minimum(gaps, loc + d0)
+    d[loc] = np.negative(before, out=before)
     d[0] += d0
     np.cumsum(d[:n], out=d[:n])
-    np.minimum(d[:n], l_obs + 1, out=d[:n])
 
 
-def _distance_from_event_start(s: _Series, b0: int, n: int, openers: np.ndarray, a0: int,
-                               a: np.ndarray, settle: int) -> None:
-    """``a = min(t - p_start, S)`` over the block, in place in ``a[:n]`` (openers: local starts of new events)."""
+def _distance_from_event_start(s: _Series, b0: int, n: int, openers: np.ndarray, a0: int, a: np.ndarray) -> None:
+    """``a = t - p_start`` over the block (exact up to ``S``), in place in ``a[:n]``.
+
+    ``openers`` are the local starts of the runs that open a new event; ``a``
+    enters the block clipped at ``a0``.
+    """
     a[:n] = 1
     if openers.size:
-        previous = np.empty(openers.size, dtype=np.int64)
-        previous[0] = s.event_start - b0
-        previous[1:] = openers[:-1]
-        a[openers] = -np.minimum(openers - 1 - previous, openers + a0)
+        before = np.empty(openers.size, dtype=np.intp)
+        before[0] = min(int(openers[0]) + a0, int(openers[0]) - 1 - (s.event_start - b0))
+        np.subtract(openers[1:], openers[:-1], out=before[1:])
+        before[1:] -= 1
+        a[openers] = np.negative(before, out=before)
     a[0] += a0
     np.cumsum(a[:n], out=a[:n])
-    np.minimum(a[:n], settle, out=a[:n])
 
 
 def _block_curve(s: _Series, b0: int, b1: int, tab: CurveTables, buf: _Buffers, out: np.ndarray) -> BlockCurve:
     """The interest curve of series ``s`` over ``[b0, b1)``; advances ``s``'s carried state."""
     n = b1 - b0
-    i0 = s.next_run
-    i1 = i0 + int(np.searchsorted(s.starts[i0:], b1))
     d0 = min(b0 - 1 - s.last_one, tab.l_obs + 1)
     a0 = min(b0 - 1 - s.event_start, tab.settle)
-    if i1 == i0:
-        if d0 > tab.l_obs:  # no 1 in the block and the last one is more than l_obs back
+    in_run = s.in_run
+    loc, before = _block_runs(s, b0, n, d0, buf.changes)
+    if loc.shape[0] == 0:
+        if d0 > tab.l_obs and not s.in_run:  # no 1 in the block and the last one is more than l_obs back
             return None
-        if i0 > 0 and int(s.ends[i0 - 1]) >= b1 and a0 >= tab.settle:  # inside one settled event
-            s.last_one = b1 - 1
+        if in_run and s.last_one == b1 - 1 and a0 >= tab.settle:  # inside one settled event throughout
             return float(tab.omega[tab.settle])
-    loc, gaps = _reset_distances(s, b0, i0, i1)
-    _distance_from_last_one(s, b0, n, loc, gaps, d0, buf.d, tab.l_obs)
-    openers = loc[gaps >= tab.l_obs]  # t - p_end > l_obs: a new event (Algorithm 1)
-    d = buf.d[:n]
-    values = out[:n]
-    if openers.size == 0 and a0 >= tab.settle:  # omega = b_dur throughout
+    openers = loc[before >= tab.l_obs]  # t - p_end > l_obs: a new event (Algorithm 1)
+    _distance_from_last_one(s, b0, n, loc, before, d0, buf.d)
+    d, values = buf.d[:n], out[:n]
+    if openers.shape[0] == 0 and a0 >= tab.settle:  # omega = b_dur throughout
         np.take(tab.settled, d, out=values, mode="clip")
     else:
-        _distance_from_event_start(s, b0, n, openers, a0, buf.a, tab.settle)
-        a = buf.a[:n]
-        if tab.product is not None:
-            a *= tab.gamma.shape[0]
-            a += d
-            np.take(tab.product, a, out=values, mode="clip")
-        else:
-            np.take(tab.omega, a, out=values, mode="clip")
-            values *= np.take(tab.gamma, d, out=buf.scratch[:n], mode="clip")
-    if i1 > 0:
-        s.last_one = min(int(s.ends[i1 - 1]), b1) - 1
-    if openers.size:
+        _distance_from_event_start(s, b0, n, openers, a0, buf.a)
+        np.take(tab.omega, buf.a[:n], out=values, mode="clip")
+        values *= np.take(tab.gamma, d, out=buf.scratch[:n], mode="clip")
+    if openers.shape[0]:
         s.event_start = int(openers[-1]) + b0
-    s.next_run = i1
     return values
 
 
@@ -216,8 +222,6 @@ def _overlap(true: BlockCurve, pred: BlockCurve, n: int, scratch: np.ndarray) ->
 def streamed_areas(
     y_true: np.ndarray,
     y_pred: np.ndarray,
-    events_true: tuple[np.ndarray, np.ndarray],
-    events_pred: tuple[np.ndarray, np.ndarray],
     tables: CurveTables,
     block: int = 0,
 ) -> tuple[float, float, float]:
@@ -226,8 +230,6 @@ def streamed_areas(
     Parameters
     ----------
     y_true, y_pred : ndarray of int8, shape (T,)
-    events_true, events_pred : (starts, ends)
-        The series' runs of 1s (:func:`oipr_bench.events.to_events`).
     tables : CurveTables
         From :func:`make_tables` (``l_obs >= 1``).
     block : int, optional
@@ -235,9 +237,8 @@ def streamed_areas(
     """
     block = block or BLOCK
     total = y_true.shape[0] + tables.l_obs
-    big = total + 2 * block + tables.settle + tables.l_obs >= 2**31 - 1
-    buf = _Buffers(block, np.int64 if big else np.int32)
-    series = [_Series(y, *events, tables) for y, events in ((y_true, events_true), (y_pred, events_pred))]
+    buf = _Buffers(block)
+    series = [_Series(y_true, tables), _Series(y_pred, tables)]
     tp, auc_true, auc_pred = [], [], []
     for b0 in range(0, total, block):
         b1 = min(b0 + block, total)
@@ -251,7 +252,6 @@ def streamed_areas(
 
 def streamed_areas_with_sparse(
     y_large: np.ndarray,
-    events_large: tuple[np.ndarray, np.ndarray],
     positions: np.ndarray,
     values: np.ndarray,
     tables: CurveTables,
@@ -265,16 +265,17 @@ def streamed_areas_with_sparse(
     """
     block = block or BLOCK
     total = y_large.shape[0] + tables.l_obs
-    big = total + 2 * block + tables.settle + tables.l_obs >= 2**31 - 1
-    buf = _Buffers(block, np.int64 if big else np.int32)
-    large = _Series(y_large, *events_large, tables)
+    buf = _Buffers(block)
+    large = _Series(y_large, tables)
     tp, auc = [], []
     lo = 0
+    bound = np.empty(1, dtype=positions.dtype)  # searchsorted in the positions' own dtype: no cast of the array
     for b0 in range(0, total, block):
         b1 = min(b0 + block, total)
         curve = _block_curve(large, b0, b1, tables, buf, buf.values[0])
         auc.append(_area(curve, b1 - b0))
-        hi = lo + int(np.searchsorted(positions[lo:], b1))
+        bound[0] = b1
+        hi = lo + int(np.searchsorted(positions[lo:], bound)[0])
         if hi > lo and curve is not None:
             small = values[lo:hi]
             if isinstance(curve, float):

@@ -27,6 +27,11 @@ code gives; Table A1's constant detector c1 (all-zero prediction) prints
 0/0/0.
 
 The implementation is vectorised: it never loops over points in Python.
+A curve that covers few points is built on its support only; one that may
+cover many (long events, dense series, observation phases merging events
+across the whole series) is never materialised: its areas are taken block by
+block over the positions (``_oipr_blocks``), so memory stays bounded by the
+blocks whatever the series (issue 11, part 4).
 """
 
 from __future__ import annotations
@@ -521,19 +526,20 @@ class OIPR(Evaluator):
         if l_obs == 0:  # every 1 restarts an event: I = y (eq. 10)
             return float(np.count_nonzero(t & p)), float(np.count_nonzero(t)), float(np.count_nonzero(p))
         series = (t, p)
-        events = [to_events(y.view(np.bool_)) for y in series]
-        small = [_covers_few(ev, l_obs, _SPARSE_SHARE * t.shape[0]) for ev in events]
+        budget = _SPARSE_SHARE * t.shape[0]
+        # Runs are extracted up front only for series that may have few 1s (the others are read block by block).
+        events = [None if _surely_covers_many(y, l_obs, budget) else to_events(y.view(np.bool_)) for y in series]
+        small = [ev is not None and _covers_few(ev, l_obs, budget) for ev in events]
         if all(small):
             true, pred = (_sparse_curve(y, l_dis, l_obs, self.b_dur, self.attenuation, ev)
                           for y, ev in zip(series, events))
             return _overlap_area(true, pred), float(true.values.sum()), float(pred.values.sum())
         tables = _tables(t.shape[0], l_dis, l_obs, self.b_dur, self.attenuation)
         if not any(small):
-            return streamed_areas(t, p, events[0], events[1], tables)
+            return streamed_areas(t, p, tables)
         k = 0 if small[0] else 1
         curve = _sparse_curve(series[k], l_dis, l_obs, self.b_dur, self.attenuation, events[k])
-        tp, auc_large = streamed_areas_with_sparse(
-            series[1 - k], events[1 - k], curve.positions, curve.values, tables)
+        tp, auc_large = streamed_areas_with_sparse(series[1 - k], curve.positions, curve.values, tables)
         auc_small = float(curve.values.sum())
         return (tp, auc_small, auc_large) if k == 0 else (tp, auc_large, auc_small)
 
@@ -564,6 +570,28 @@ class OIPR(Evaluator):
 
 #: A curve that may cover more than this share of the ``T`` points is streamed, never materialised.
 _SPARSE_SHARE = 1 / 8
+
+
+#: Sample of :func:`_surely_covers_many`: windows of this many points, one window in :data:`_SAMPLE_STEP`.
+_SAMPLE_WINDOW = 1024
+_SAMPLE_STEP = 64
+
+
+def _surely_covers_many(y: np.ndarray, l_obs: int, budget: float) -> bool:
+    """Whether a regular sample of ``y`` suggests a curve covering more than ``budget`` points.
+
+    The sample is one window of :data:`_SAMPLE_WINDOW` points in every
+    :data:`_SAMPLE_STEP`; its 1s plus ``l_obs`` points per run of 1s,
+    scaled to the series, estimate the covered points.  Such a series is
+    streamed without listing its runs whole.  Only the route depends on it,
+    never the result: streaming is exact for any series.
+    """
+    rows = y[: y.shape[0] - y.shape[0] % _SAMPLE_WINDOW].reshape(-1, _SAMPLE_WINDOW)[::_SAMPLE_STEP]
+    if rows.shape[0] == 0:
+        return False
+    ones = np.count_nonzero(rows)
+    runs = np.count_nonzero(rows[:, 1:] > rows[:, :-1]) + np.count_nonzero(rows[:, 0])
+    return (ones + runs * l_obs) * (y.shape[0] / rows.size) > budget
 
 
 def _covers_few(events: Events, l_obs: int, budget: float) -> bool:
