@@ -376,18 +376,37 @@ def test_tiny_blocks_match_one_block_and_oracle(
     assert_same(tiny, oracle(y_true.tolist(), y_pred.tolist(), **params))
 
 
-def test_block_borders_lie_outside_every_range() -> None:
+def test_block_borders_split_no_overlap() -> None:
     from oipr_bench.evaluators._range_based_blocks import block_end
 
     rng = np.random.default_rng(7)
     t = rng.random(5000) < 0.7
     p = rng.random(5000) < 0.6
-    t[1000:1900] = True  # a long real range over many nominal borders
+    t[1000:1900] = p[1200:1700] = True  # long ranges over many nominal borders
     for s1 in range(0, 5000, 3):
         end = block_end(t, p, s1)
         assert end >= s1
-        assert end == 5000 or not (t[end] or p[end])
-        assert not np.any(~(t[s1:end] | p[s1:end]))
+        assert end == 5000 or not (t[end] and p[end])
+        assert np.all(t[s1:end] & p[s1:end])
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 64])
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"cardinality": "one"}, {"bias_r": "middle", "bias_p": "back", "alpha_p": 0.4}, {"bias_r": "back", "bias_p": "middle"}],
+)
+def test_ranges_crossing_many_blocks(block: int, params: dict) -> None:
+    # A real range over the whole series against many predicted ranges (and the
+    # mirror case): the range crosses every block border, its overlaps are
+    # summed across blocks before its one term is formed.
+    n = 400
+    alternating = np.tile(np.array([1, 0], dtype=np.int8), n // 2)
+    ones = np.ones(n, dtype=np.int8)
+    mixed = ones.copy()
+    mixed[[50, 51, 200, 330]] = 0
+    for y_true, y_pred in [(ones, alternating), (alternating, ones), (mixed, alternating), (alternating, mixed)]:
+        expected = oracle(y_true.tolist(), y_pred.tolist(), **params)
+        assert_same(blocked(params, y_true, y_pred, block, block), expected)
 
 
 @pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])

@@ -124,8 +124,6 @@ class RangeBased(Evaluator):
             On invalid input (see :func:`oipr_bench.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
-        sums = BlockScorer(self.alpha_r, self.alpha_p, self.cardinality, self.bias_r, self.bias_p)
-        sums.run(t.view(np.bool_), p.view(np.bool_))
-        recall = sums.sum_r / sums.n_r if sums.n_r else 0.0
-        precision = sums.sum_p / sums.n_p if sums.n_p else 0.0
+        scorer = BlockScorer(self.alpha_r, self.alpha_p, self.cardinality, self.bias_r, self.bias_p)
+        recall, precision = scorer.run(t.view(np.bool_), p.view(np.bool_))
         return make_score(precision, recall)
