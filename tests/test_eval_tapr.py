@@ -559,12 +559,13 @@ def parts_with_blocks(y_true: np.ndarray, y_pred: np.ndarray, params: dict, bloc
     """``TaPR(**params).parts`` with the block-streamed pass forced to blocks of ``block`` to ``max_block`` points."""
     import oipr_bench.evaluators._tapr_blocks as blocks
 
-    saved = blocks.BLOCK, blocks.MAX_BLOCK
-    blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
+    saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.BLOCK_BOUNDS
+    # A block holding 4 event bounds is full: dense stretches keep blocks of ``block`` points.
+    blocks.BLOCK, blocks.MAX_BLOCK, blocks.BLOCK_BOUNDS = block, max_block, 4
     try:
         return TaPR(**params).parts(y_true, y_pred)
     finally:
-        blocks.BLOCK, blocks.MAX_BLOCK = saved
+        blocks.BLOCK, blocks.MAX_BLOCK, blocks.BLOCK_BOUNDS = saved
 
 
 def assert_blocks_match(y_true: np.ndarray, y_pred: np.ndarray, params: dict, block: int, max_block: int) -> None:

@@ -33,12 +33,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["sparse_nonzero", "BLOCK", "MAX_BLOCK", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
+__all__ = ["sparse_nonzero", "BLOCK", "MAX_BLOCK", "BLOCK_BOUNDS", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
 
-#: Points per block while the series is dense; a sparse block doubles the next one's size.
+#: Points per block while the series is dense in events; a block holding fewer than
+#: :data:`BLOCK_BOUNDS` event bounds doubles the next one's size (less per-block overhead).
 BLOCK = 1 << 16
-#: Largest block (sparse series: fewer blocks, so less per-block overhead).
+#: Largest block.
 MAX_BLOCK = 1 << 20
+#: Event bounds (of both series) that make a block full.
+BLOCK_BOUNDS = 1 << 15
 #: Region offsets handled one at a time; later ones (only with delta > 64) are laid out flat.
 LOOP_OFFSETS = 64
 #: Half-width of the band around theta in which a ratio is recomputed in TaPR.py's order
@@ -108,8 +111,8 @@ def stream_totals(t: np.ndarray, p: np.ndarray, delta: int, at_next: bool, theta
     b0, size, n = 0, BLOCK, t.shape[0]
     while b0 < n:
         b1 = min(n, b0 + size)
-        dense = stream.block(b0, b1)
-        size = BLOCK if dense else min(2 * size, MAX_BLOCK)
+        full = stream.block(b0, b1)
+        size = BLOCK if full else min(2 * size, MAX_BLOCK)
         b0 = b1
     return stream.anomalies, stream.predictions
 
@@ -147,9 +150,11 @@ class _Labels:
         self.marks = marks
         self.counts = counts
         self.dense = False
+        self.asked = 0  # points labelled so far by binary search
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if not self.dense and x.shape[0] * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
+        self.asked += x.shape[0]
+        if not self.dense and self.asked * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
             np.cumsum(self.marks.view(np.int8), dtype=np.int32, out=self.counts)
             self.dense = True
         if self.dense:
@@ -197,7 +202,7 @@ class _Stream:
         self.pending: _Pending | None = None  # anomaly whose region crosses b0
 
     def block(self, b0: int, b1: int) -> bool:
-        """Score the events of points ``[b0, b1)``; return whether the block is dense in events."""
+        """Score the events of points ``[b0, b1)``; return whether the block is full of events."""
         ta, a_close = self._split(self._bounds(self.t, b0, b1, self.edges), self.a_open is not None)
         pa, p_close = self._split(self._bounds(self.p, b0, b1, self.p_edges), self.p_open is not None)
         hits_a, hits_p = self._hits(b0, b1, (ta, a_close), (pa, p_close))
@@ -210,7 +215,7 @@ class _Stream:
             self._pending_region(b0, b1, pb, labels, amb_lab)
         self._anomalies(b0, b1, (ta, a_close), hits_a, pb, labels, amb_lab)
         self._finish_predictions(b0, (pa, p_close), hits_p, amb_lab)
-        return (ta.shape[0] + pa.shape[0]) * 64 >= b1 - b0
+        return ta.shape[0] + pa.shape[0] >= BLOCK_BOUNDS
 
     def _bounds(self, y: np.ndarray, b0: int, b1: int, buffer: np.ndarray) -> np.ndarray:
         """Block positions ``x - b0`` where ``y`` differs from its left neighbour (``y[-1] = y[T] = 0``).
