@@ -645,12 +645,3 @@ def test_benchmark_families_match_oracle(family: str, ambiguous_end: str) -> Non
         whole = TaPR(**params).parts(*large)
         small = parts_with_blocks(*large, params, 256, 4096)
         assert all(abs(a - b) <= EXACT for a, b in zip(small, whole)), (small, whole)
-
-
-@pytest.mark.parametrize("density", [0.0, 0.0005, 0.01, 0.07, 0.5, 1.0])
-@pytest.mark.parametrize("size", [1, 7, 255, 256, 1000, 4099])
-def test_sparse_nonzero_is_flatnonzero(density: float, size: int) -> None:
-    from oipr_bench.evaluators._tapr_blocks import sparse_nonzero
-
-    mask = np.random.default_rng(size).random(size) < density
-    assert np.array_equal(sparse_nonzero(mask), np.flatnonzero(mask))
