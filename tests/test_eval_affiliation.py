@@ -286,25 +286,74 @@ def test_table_a1_am_column():
             assert np.all(np.abs(mean - np.array(expected)) <= 3 * se), (case.id, mean, expected, se)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(series_pairs(), st.integers(min_value=1, max_value=4))
-def test_chunked_pieces_match_one_chunk_and_oracle(pair, chunk):
-    # Pieces are processed CHUNK at a time; tiny chunks put chunk borders
-    # between pieces of one zone and between a piece and its recall neighbours.
-    import oipr_bench.evaluators.affiliation as am_module
+def _with_blocks(monkeypatch, points, zones, pieces, dense):
+    from oipr_bench.evaluators import _affiliation_blocks as blocks
 
+    monkeypatch.setattr(blocks, "BLOCK_POINTS", points)
+    monkeypatch.setattr(blocks, "ZONE_BLOCK", zones)
+    monkeypatch.setattr(blocks, "PIECE_BLOCK", pieces)
+    monkeypatch.setattr(blocks, "DENSE_SPAN_FACTOR", dense)
+
+
+def assert_close(got, want, tol=1e-12):
+    for x, y in zip(got, want):
+        assert (math.isnan(x) and math.isnan(y)) or abs(x - y) <= tol, (got, want)
+
+
+BLOCK_SETTINGS = st.tuples(
+    st.integers(1, 5), st.integers(1, 4), st.integers(1, 4), st.sampled_from([0, 10**9])
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(series_pairs(), BLOCK_SETTINGS)
+def test_tiny_blocks_match_one_block_and_oracle(monkeypatch, pair, sizes):
+    # Tiny blocks put block borders inside events, between the pieces of one
+    # zone (a zone with more pieces than PIECE_BLOCK is visited in runs) and
+    # between a piece and its recall neighbours; DENSE_SPAN_FACTOR 0 / 1e9
+    # forces binary search / the dense running count when counting cuts.
     y_true, y_pred = pair
     whole = AM(y_true, y_pred)
-    saved = am_module.CHUNK
-    am_module.CHUNK = chunk
-    try:
-        chunked = AM(y_true, y_pred)
+    zones_whole = AM.zones(y_true, y_pred) if any(y_true) else None
+    with monkeypatch.context() as m:
+        _with_blocks(m, *sizes)
+        blocked = AM(y_true, y_pred)
         zones = AM.zones(y_true, y_pred) if any(y_true) else None
-    finally:
-        am_module.CHUNK = saved
-    assert [repr(x) for x in chunked] == [repr(x) for x in whole]
-    assert_same(chunked, oracle(y_true, y_pred))
+    assert_close(blocked, whole)
+    assert_same(blocked, oracle(y_true, y_pred))
     if zones is not None:
-        ref = AM.zones(y_true, y_pred)
-        for got, want in zip(zones, ref):
-            np.testing.assert_array_equal(got, want)
+        for got, want in zip(zones, zones_whole):
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
+@pytest.mark.parametrize("sizes", [(7, 3, 2, 0), (16, 5, 3, 10**9), (1 << 16, 1 << 14, 1 << 14, 4)])
+def test_benchmark_families_small_n_match_oracle(monkeypatch, family, sizes):
+    # The worst-case families of benchmarks/run.py at N = 3000, with block
+    # sizes that cut events, zones and piece runs, against the literal oracle.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("bench_run", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    y_true, y_pred = bench.family_pair(family, *bench.make_pair(3000))
+    with monkeypatch.context() as m:
+        _with_blocks(m, *sizes)
+        got = AM(y_true, y_pred)
+    assert_same(got, oracle(y_true, y_pred))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_blocks_on_long_random_series_match_oracle(monkeypatch, seed):
+    # Dense random series (many short events, pieces cut at zone borders) with small blocks.
+    rng = np.random.default_rng(seed)
+    n = 4000
+    y_true = (rng.random(n) < 0.3).astype(np.int8)
+    y_pred = (rng.random(n) < 0.4).astype(np.int8)
+    want = oracle(y_true, y_pred)
+    for sizes in [(64, 16, 8, 0), (64, 16, 8, 10**9), (5, 2, 1, 4)]:
+        with monkeypatch.context() as m:
+            _with_blocks(m, *sizes)
+            assert_same(AM(y_true, y_pred), want)

@@ -566,3 +566,132 @@ def test_chunked_curve_and_overlap_match_the_dense_formulas(
             assert got.tobytes() == want.tobytes()
     finally:
         oipr_module._CHUNK = saved
+
+
+# --------------------------------------------------------------------------
+# The streamed routes (issue 11, part 4): curves that may cover many points
+# are never materialised; their areas are taken block by block.
+# --------------------------------------------------------------------------
+
+
+def _oracle_areas(y_true: list[int], y_pred: list[int], *params: object) -> tuple[float, float, float]:
+    tp, fp, fn = oipr_areas_oracle(y_true, y_pred, *params)
+    return tp, tp + fn, tp + fp
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pair=pairs(),
+    block=st.integers(1, 9),
+    l_dis=st.integers(0, 12),
+    l_obs=st.integers(1, 15),
+    b_dur=PARAMS["b_dur"],
+    attenuation=PARAMS["attenuation"],
+)
+@example(pair=([1, 1, 0, 0, 0, 1, 1], [1, 0, 1, 0, 1, 0, 1]), block=2, l_dis=3, l_obs=3, b_dur=1.0, attenuation="exp")
+@example(pair=([1] * 30, [0, 1] * 15), block=4, l_dis=2, l_obs=2, b_dur=0.5, attenuation="linear")
+def test_streamed_areas_match_the_oracle_at_any_block_size(
+    pair: tuple[list[int], list[int]], block: int, l_dis: int, l_obs: int, b_dur: float, attenuation: str
+) -> None:
+    # Blocks of 1-9 points: runs, merged events and observation phases cross block
+    # borders everywhere; the one-block result must agree too.
+    import oipr_bench.evaluators._oipr_blocks as blocks_module
+    import oipr_bench.evaluators.oipr as oipr_module
+
+    y_true, y_pred = (np.array(y, dtype=np.int8) for y in pair)
+    tables = oipr_module._tables(y_true.shape[0], l_dis, l_obs, b_dur, attenuation)
+    want = _oracle_areas(pair[0], pair[1], l_dis, l_obs, b_dur, attenuation)
+    got = blocks_module.streamed_areas(y_true, y_pred, tables, block)
+    assert all(close(a, b) for a, b in zip(got, want)), (got, want)
+    whole = blocks_module.streamed_areas(y_true, y_pred, tables, 1 << 20)
+    assert all(close(a, b) for a, b in zip(got, whole)), (got, whole)
+    # One curve given on its support, the other streamed (both ways round).
+    for k, (small, large) in enumerate(((y_true, y_pred), (y_pred, y_true))):
+        curve = oipr_module._sparse_curve(small, l_dis, l_obs, b_dur, attenuation)
+        tp, auc = blocks_module.streamed_areas_with_sparse(large, curve.positions, curve.values, tables, block)
+        assert close(tp, want[0]) and close(auc, want[2 - k]), (k, tp, auc, want)
+
+
+@pytest.mark.parametrize("share", [0.0, 1 / 8, 10.0])
+@pytest.mark.parametrize("attenuation", ATTENUATIONS)
+def test_every_route_matches_the_oracle(share: float, attenuation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # share 0: every curve streamed; 10: every curve on its support; 1/8: the pairs
+    # below mix a sparse curve with a long event or a dense series.
+    import oipr_bench.evaluators.oipr as oipr_module
+
+    monkeypatch.setattr(oipr_module, "_SPARSE_SHARE", share)
+    monkeypatch.setattr("oipr_bench.evaluators._oipr_blocks.BLOCK", 16)
+    rng = np.random.default_rng(7)
+    sparse = series(600, (30, 45), (200, 201), (203, 230), (580, 600))
+    dense = (rng.random(600) < 0.4).astype(np.int8)
+    ones = np.ones(600, dtype=np.int8)
+    for y_true, y_pred in ((sparse, ones), (ones, sparse), (sparse, dense), (dense, sparse), (dense, dense[::-1])):
+        oipr = OIPR(l_dis=3, l_obs=9, b_dur=0.3, attenuation=attenuation)
+        got = oipr(y_true, y_pred)
+        want = oipr_oracle(y_true.tolist(), y_pred.tolist(), 3, 9, 0.3, attenuation)
+        assert close(got.precision, want[0]) and close(got.recall, want[1]), (got, want)
+
+
+def _benchmark_module():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+    if not path.exists():
+        pytest.skip("benchmarks/run.py is not in this checkout")
+    spec = importlib.util.spec_from_file_location("oipr_benchmark_run", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
+def test_benchmark_families_match_the_oracle(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The worst-case families of benchmarks/run.py at a small N, with blocks of 64 points.
+    monkeypatch.setattr("oipr_bench.evaluators._oipr_blocks.BLOCK", 64)
+    bench = _benchmark_module()
+    y_true, y_pred = bench.family_pair(family, *bench.make_pair(3000))
+    got = OIPR()(y_true, y_pred)
+    want = oipr_oracle(y_true.tolist(), y_pred.tolist())
+    assert close(got.precision, want[0]) and close(got.recall, want[1]), (family, got, want)
+
+
+def test_routes_follow_the_covered_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Few covered points: both curves on their support; a long event against a sparse
+    # series: one streamed; two dense series: both streamed.  Same scores every way.
+    import oipr_bench.evaluators.oipr as oipr_module
+
+    calls: list[str] = []
+    for name in ("streamed_areas", "streamed_areas_with_sparse"):
+        original = getattr(oipr_module, name)
+        monkeypatch.setattr(oipr_module, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
+    n = 1 << 16
+    sparse = series(n, (100, 130), (5000, 5001), (40000, 40060))
+    alternating = np.zeros(n, dtype=np.int8)
+    alternating[::2] = 1
+    ones = np.ones(n, dtype=np.int8)
+    for pair, route in (((sparse, sparse[::-1]), []), ((sparse, ones), ["streamed_areas_with_sparse"]),
+                        ((ones, sparse), ["streamed_areas_with_sparse"]),
+                        ((alternating, alternating), ["streamed_areas"])):
+        calls.clear()
+        OIPR()(*pair)
+        assert calls == route
+
+
+def test_streamed_memory_does_not_grow_with_the_covered_points() -> None:
+    # 10^6 alternating points: 5 * 10^5 events per series, every point covered.  The
+    # streamed route holds the input copies (2 MB) and its reused block buffers only.
+    import tracemalloc
+
+    import oipr_bench.evaluators._oipr_blocks as blocks_module
+
+    alternating = np.zeros(10**6, dtype=np.int8)
+    alternating[::2] = 1
+    OIPR()(alternating, alternating)
+    tracemalloc.start()
+    try:
+        OIPR()(alternating, alternating)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 10**6 + 8 * 8 * blocks_module.BLOCK + 2**20, peak

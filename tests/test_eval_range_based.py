@@ -350,23 +350,94 @@ def test_table_a1_rprr_column() -> None:
             assert np.all(np.abs(mean - expected) <= 3 * se), (case.id, mean, expected, se)
 
 
-@settings(max_examples=200, deadline=None)
-@given(pair(), params_strategy, st.integers(1, 4))
-def test_chunked_pairs_match_one_chunk_and_oracle(data: tuple[np.ndarray, np.ndarray], params: dict, chunk: int) -> None:
-    # Overlapping pairs and per-range scores are processed CHUNK at a time; tiny
-    # chunks split one range's overlaps across chunks.  Same bits as one chunk.
-    import oipr_bench.evaluators.range_based as rb_module
+def blocked(params: dict, y_true: np.ndarray, y_pred: np.ndarray, block: int, max_block: int) -> Score:
+    """RP/RR computed with forced block sizes (module constants patched for one call)."""
+    import oipr_bench.evaluators._range_based_blocks as blocks
 
-    y_true, y_pred = data
-    whole = RangeBased(**params)(y_true, y_pred)
-    saved = rb_module.CHUNK
-    rb_module.CHUNK = chunk
+    saved = blocks.BLOCK, blocks.MAX_BLOCK
+    blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
     try:
-        chunked = RangeBased(**params)(y_true, y_pred)
+        return RangeBased(**params)(y_true, y_pred)
     finally:
-        rb_module.CHUNK = saved
-    assert [repr(x) for x in chunked] == [repr(x) for x in whole]
-    assert_same(chunked, oracle(y_true.tolist(), y_pred.tolist(), **params))
+        blocks.BLOCK, blocks.MAX_BLOCK = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(pair(), params_strategy, st.integers(1, 4), st.integers(1, 9))
+def test_tiny_blocks_match_one_block_and_oracle(
+    data: tuple[np.ndarray, np.ndarray], params: dict, block: int, max_block: int,
+) -> None:
+    # The series is scored block by block; tiny blocks put block borders next to
+    # (and, before a border is moved to a common 0, inside) ranges of both series.
+    y_true, y_pred = data
+    whole = blocked(params, y_true, y_pred, 1 << 30, 1 << 30)
+    tiny = blocked(params, y_true, y_pred, block, max_block)
+    assert_same(tiny, whole)
+    assert_same(tiny, oracle(y_true.tolist(), y_pred.tolist(), **params))
+
+
+def test_block_borders_split_no_overlap() -> None:
+    from oipr_bench.evaluators._range_based_blocks import block_end
+
+    rng = np.random.default_rng(7)
+    t = rng.random(5000) < 0.7
+    p = rng.random(5000) < 0.6
+    t[1000:1900] = p[1200:1700] = True  # long ranges over many nominal borders
+    for s1 in range(0, 5000, 3):
+        end = block_end(t, p, s1)
+        assert end >= s1
+        assert end == 5000 or not (t[end] and p[end])
+        assert np.all(t[s1:end] & p[s1:end])
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 64])
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"cardinality": "one"}, {"bias_r": "middle", "bias_p": "back", "alpha_p": 0.4}, {"bias_r": "back", "bias_p": "middle"}],
+)
+def test_ranges_crossing_many_blocks(block: int, params: dict) -> None:
+    # A real range over the whole series against many predicted ranges (and the
+    # mirror case): the range crosses every block border, its overlaps are
+    # summed across blocks before its one term is formed.
+    n = 400
+    alternating = np.tile(np.array([1, 0], dtype=np.int8), n // 2)
+    ones = np.ones(n, dtype=np.int8)
+    mixed = ones.copy()
+    mixed[[50, 51, 200, 330]] = 0
+    for y_true, y_pred in [(ones, alternating), (alternating, ones), (mixed, alternating), (alternating, mixed)]:
+        expected = oracle(y_true.tolist(), y_pred.tolist(), **params)
+        assert_same(blocked(params, y_true, y_pred, block, block), expected)
+
+
+@pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
+@pytest.mark.parametrize("block", [3, 64, 1 << 30])
+def test_benchmark_families_match_oracle(family: str, block: int) -> None:
+    # The worst-case families of benchmarks/run.py (issue 11, part 4), built here
+    # at a small size, scored with several block sizes, against the oracle.
+    n = 1500
+    rng = np.random.default_rng(11)
+    typical_t = np.zeros(n, dtype=np.int8)
+    typical_p = np.zeros(n, dtype=np.int8)
+    for s in range(5, n - 60, 97):
+        length = int(rng.integers(1, 60))
+        typical_t[s : s + length] = 1
+        shift = int(rng.integers(-3, 6))
+        typical_p[max(0, s + shift) : s + shift + max(1, length // 2)] = 1
+    typical_p[rng.random(n) < 0.01] = 1
+    tiny_t = np.zeros(n, dtype=np.int8)
+    tiny_t[np.arange(0, n, 20) + rng.integers(0, 10, n // 20)] = 1
+    tiny_p = np.roll(tiny_t, 1) | (rng.random(n) < 0.01).astype(np.int8)
+    alternating = np.tile(np.array([1, 0], dtype=np.int8), n // 2)
+    y_true, y_pred = {
+        "typical": (typical_t, typical_p),
+        "all-ones": (typical_t, np.ones(n, dtype=np.int8)),
+        "alternating": (alternating, alternating.copy()),
+        "one-event": (np.ones(n, dtype=np.int8), typical_p),
+        "tiny-events": (tiny_t, tiny_p),
+    }[family]
+    for params in [{}, {"cardinality": "one", "bias_r": "middle", "bias_p": "back", "alpha_p": 0.3}]:
+        expected = oracle(y_true.tolist(), y_pred.tolist(), **params)
+        assert_same(blocked(params, y_true, y_pred, block, 4 * block), expected)
 
 
 def test_long_ranges_use_int64_weights() -> None:

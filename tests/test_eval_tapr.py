@@ -555,20 +555,101 @@ def test_alternating_series_matches_oracle() -> None:
     assert_score(TaPR()(alt, alt), 0.5 + 0.5 * (100 + 99 * dec(6)) / 100, 1.0)
 
 
-@settings(max_examples=200, deadline=None)
-@given(pairs(), params_st, st.integers(1, 4))
-def test_chunked_loop_matches_one_chunk_and_oracle(data: tuple[np.ndarray, np.ndarray], params: dict, chunk: int) -> None:
-    # Hit counts and the ambiguous-region loop run CHUNK points at a time; tiny
-    # chunks split one prediction event's points across chunks.  Same bits as one chunk.
-    import oipr_bench.evaluators.tapr as tapr_module
+def parts_with_blocks(y_true: np.ndarray, y_pred: np.ndarray, params: dict, block: int, max_block: int) -> tuple:
+    """``TaPR(**params).parts`` with the block-streamed pass forced to blocks of ``block`` to ``max_block`` points."""
+    import oipr_bench.evaluators._tapr_blocks as blocks
 
-    y_true, y_pred = data
-    whole = TaPR(**params).parts(y_true, y_pred)
-    saved = tapr_module.CHUNK
-    tapr_module.CHUNK = chunk
+    saved = blocks.BLOCK, blocks.MAX_BLOCK
+    blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
     try:
-        chunked = TaPR(**params).parts(y_true, y_pred)
+        return TaPR(**params).parts(y_true, y_pred)
     finally:
-        tapr_module.CHUNK = saved
-    assert [repr(x) for x in chunked] == [repr(x) for x in whole]
+        blocks.BLOCK, blocks.MAX_BLOCK = saved
+
+
+def assert_blocks_match(y_true: np.ndarray, y_pred: np.ndarray, params: dict, block: int, max_block: int) -> None:
+    """Tiny blocks (events, regions and prediction events crossing block borders) agree with one block and the oracle."""
+    whole = TaPR(**params).parts(y_true, y_pred)
+    assert len(y_true) <= 1 << 16  # the default: one block
+    small = parts_with_blocks(y_true, y_pred, params, block, max_block)
+    want = oracle_parts(y_true, y_pred, params["delta"], params["theta"], params["ambiguous_end"])
+    for a, b, c in zip(small, whole, want):
+        assert abs(a - b) <= EXACT and abs(a - c) <= EXACT, (small, whole, want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs(), params_st, st.integers(1, 5), st.integers(0, 3))
+def test_tiny_blocks_match_one_block_and_oracle(data: tuple[np.ndarray, np.ndarray], params: dict, block: int, grow: int) -> None:
+    # Blocks of 1-5 points (sparse blocks may double up to 8x): every event, ambiguous
+    # region and prediction event can cross a block border and carry its partial score.
+    assert_blocks_match(*data, params, block, block << grow)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), params_st, st.integers(1, 40), st.sampled_from([0.02, 0.2, 0.5, 0.8]))
+def test_small_blocks_on_longer_series(seed: int, params: dict, block: int, density: float) -> None:
+    # 900 points in blocks of 1-40: dense blocks (running counts) and sparse ones
+    # (binary search), regions cut by the next anomaly inside or after a block.
+    rng = np.random.default_rng(seed)
+    y_true = (np.repeat(rng.random(300), 3) < density).astype(np.int8)
+    y_pred = (rng.random(900) < density).astype(np.int8)
+    assert_blocks_match(y_true, y_pred, params, block, 16 * block)
     assert_matches_oracle(y_true, y_pred, params)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(65, 160), st.sampled_from(AMBIGUOUS_ENDS), st.integers(1, 50))
+def test_long_regions_across_blocks(seed: int, delta: int, ambiguous_end: str, block: int) -> None:
+    # delta > 64 (offsets past the per-offset loop laid out flat) with regions spanning
+    # several blocks, and the next anomaly found by reading ahead of the block.
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(int(rng.integers(1, 6))):
+        parts.append(np.ones(int(rng.integers(1, 6)), dtype=np.int8))
+        parts.append(np.zeros(int(rng.integers(1, 2 * delta)), dtype=np.int8))
+    y_true = np.concatenate(parts)
+    y_pred = (np.repeat(rng.random(y_true.shape[0] // 4 + 1), 4)[: y_true.shape[0]] < 0.5).astype(np.int8)
+    params = {"alpha": 0.5, "delta": delta, "theta": 0.0, "ambiguous_end": ambiguous_end}
+    assert_blocks_match(y_true, y_pred, params, block, 4 * block)
+
+
+def benchmark_module() -> object:
+    """benchmarks/run.py, imported from its path (it is not part of the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("bench_run", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+FAMILY_PARAMS = ({"alpha": 0.5, "delta": 5, "theta": 0.0}, {"alpha": 0.3, "delta": 70, "theta": 0.4})
+
+
+@pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
+@pytest.mark.parametrize("ambiguous_end", AMBIGUOUS_ENDS)
+def test_benchmark_families_match_oracle(family: str, ambiguous_end: str) -> None:
+    # The worst-case families of benchmarks/run.py: at 400 points against the literal
+    # oracle (in one block and in blocks of 16-128 points); at 40000 points, blocks of
+    # 256-4096 points against one block.
+    bench = benchmark_module()
+    y_true, y_pred = bench.family_pair(family, *bench.make_pair(400))
+    large = bench.family_pair(family, *bench.make_pair(40_000))
+    for params in FAMILY_PARAMS:
+        params = {**params, "ambiguous_end": ambiguous_end}
+        assert_matches_oracle(y_true, y_pred, params)
+        assert_blocks_match(y_true, y_pred, params, 16, 128)
+        whole = TaPR(**params).parts(*large)
+        small = parts_with_blocks(*large, params, 256, 4096)
+        assert all(abs(a - b) <= EXACT for a, b in zip(small, whole)), (small, whole)
+
+
+@pytest.mark.parametrize("density", [0.0, 0.0005, 0.01, 0.07, 0.5, 1.0])
+@pytest.mark.parametrize("size", [1, 7, 255, 256, 1000, 4099])
+def test_sparse_nonzero_is_flatnonzero(density: float, size: int) -> None:
+    from oipr_bench.evaluators._tapr_blocks import sparse_nonzero
+
+    mask = np.random.default_rng(size).random(size) < density
+    assert np.array_equal(sparse_nonzero(mask), np.flatnonzero(mask))

@@ -27,18 +27,24 @@ code gives; Table A1's constant detector c1 (all-zero prediction) prints
 0/0/0.
 
 The implementation is vectorised: it never loops over points in Python.
+A curve that covers few points is built on its support only; one that may
+cover many (long events, dense series, observation phases merging events
+across the whole series) is never materialised: its areas are taken block by
+block over the positions (``_oipr_blocks``), so memory stays bounded by the
+blocks whatever the series (issue 11, part 4).
 """
 
 from __future__ import annotations
 
 import math
 from numbers import Integral
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
 from ..events import prefers_running_count, to_events
 from ..inputs import check_pair
+from ._oipr_blocks import CurveTables, make_tables, streamed_areas, streamed_areas_with_sparse
 from ._params import check_choice, check_length_cap, check_real
 from ._base import Evaluator, Score, make_score
 
@@ -65,6 +71,7 @@ ATTENUATIONS: tuple[str, ...] = ("sigmoid", "linear", "exp")
 AUTO_RULES: tuple[str, ...] = ("paper", "authors_code")
 
 ParamLength = Union[int, str]
+Events = tuple[np.ndarray, np.ndarray]
 
 _SIG_NEG5 = 1.0 / (1.0 + math.exp(5.0))  # sigmoid(-5)
 _LOG100 = math.log(100.0)
@@ -208,7 +215,8 @@ class _Sparse(NamedTuple):
         return curve
 
 
-def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuation: str) -> _Sparse:
+def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuation: str,
+                  events: Optional[Events] = None) -> _Sparse:
     """Vectorised Algorithm 1 on a validated 0/1 int8 array (no checks).
 
     Each maximal run of 1s ``[s, e)`` covers the segment ``[s, e + tail)``
@@ -218,12 +226,13 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
     before it is at least ``l_obs``; otherwise it inherits ``p_start``.  At
     position ``t`` of the segment the interest is
     ``omega(t - p_start) * gamma(max(0, t - (e - 1)))``.  ``omega`` and
-    ``gamma`` are evaluated once, as lookup tables.
+    ``gamma`` are evaluated once, as lookup tables.  ``events`` are ``y``'s
+    runs when already known.
     """
     T = int(y.shape[0])
     L = T + l_obs
     idx_dtype = np.int32 if L < 2**31 - 1 else np.int64
-    starts, ends = to_events(y.view(np.bool_))
+    starts, ends = to_events(y.view(np.bool_)) if events is None else events
     n = starts.size
     if n == 0:
         return _Sparse(np.zeros(0, dtype=idx_dtype), np.zeros(0, dtype=np.float64), L)
@@ -251,7 +260,6 @@ def _sparse_curve(y: np.ndarray, l_dis: int, l_obs: int, b_dur: float, attenuati
     np.minimum(seg_len, l_obs, out=seg_len)
     seg_len += ends
     seg_len -= starts
-    del gaps
     seg_first = np.cumsum(seg_len, dtype=idx_dtype)  # where each segment begins in the output
     seg_first -= seg_len
 
@@ -504,13 +512,36 @@ class OIPR(Evaluator):
         l_obs = auto_obs if self.l_obs == "auto" else int(self.l_obs)
         return l_dis, l_obs
 
-    def _sparse_areas(self, t: np.ndarray, p: np.ndarray) -> tuple[float, float, float, _Sparse, _Sparse]:
-        """``(TP_oi, AUC(I), AUC(I_hat))`` and the two sparse curves."""
+    def _areas(self, t: np.ndarray, p: np.ndarray) -> tuple[float, float, float]:
+        """``(TP_oi, AUC(I), AUC(I_hat))`` (eqs. 5-9) of two validated int8 series.
+
+        Three exact routes, chosen by the number of points each curve may
+        cover (its 1s plus a full observation phase per run): both curves
+        small, both on their support (:func:`_sparse_curve`); one small, it on
+        its support and the other streamed block by block; both large, both
+        streamed (``_oipr_blocks``).  Memory is then bounded by the small
+        curves and the blocks, never by ``T`` covered points.
+        """
         l_dis, l_obs = self._resolve(t)
-        curve_true = _sparse_curve(t, l_dis, l_obs, self.b_dur, self.attenuation)
-        curve_pred = _sparse_curve(p, l_dis, l_obs, self.b_dur, self.attenuation)
-        tp = _overlap_area(curve_true, curve_pred)
-        return tp, float(curve_true.values.sum()), float(curve_pred.values.sum()), curve_true, curve_pred
+        if l_obs == 0:  # every 1 restarts an event: I = y (eq. 10)
+            return float(np.count_nonzero(t & p)), float(np.count_nonzero(t)), float(np.count_nonzero(p))
+        series = (t, p)
+        budget = _SPARSE_SHARE * t.shape[0]
+        # Runs are extracted up front only for series that may have few 1s (the others are read block by block).
+        events = [None if _surely_covers_many(y, l_obs, budget) else to_events(y.view(np.bool_)) for y in series]
+        small = [ev is not None and _covers_few(ev, l_obs, budget) for ev in events]
+        if all(small):
+            true, pred = (_sparse_curve(y, l_dis, l_obs, self.b_dur, self.attenuation, ev)
+                          for y, ev in zip(series, events))
+            return _overlap_area(true, pred), float(true.values.sum()), float(pred.values.sum())
+        tables = _tables(t.shape[0], l_dis, l_obs, self.b_dur, self.attenuation)
+        if not any(small):
+            return streamed_areas(t, p, tables)
+        k = 0 if small[0] else 1
+        curve = _sparse_curve(series[k], l_dis, l_obs, self.b_dur, self.attenuation, events[k])
+        tp, auc_large = streamed_areas_with_sparse(series[1 - k], curve.positions, curve.values, tables)
+        auc_small = float(curve.values.sum())
+        return (tp, auc_small, auc_large) if k == 0 else (tp, auc_large, auc_small)
 
     def areas(self, y_true: Any, y_pred: Any) -> OIPRAreas:
         """TP/FP/FN areas (eqs. 5, 6, 8) and both interest curves.
@@ -524,16 +555,57 @@ class OIPR(Evaluator):
             resolved from ``y_true``).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
-        tp, auc_true, auc_pred, curve_true, curve_pred = self._sparse_areas(t, p)
-        return OIPRAreas(tp, auc_pred - tp, auc_true - tp, curve_true.dense(), curve_pred.dense())
+        tp, auc_true, auc_pred = self._areas(t, p)
+        l_dis, l_obs = self._resolve(t)
+        curve_true, curve_pred = (_sparse_curve(y, l_dis, l_obs, self.b_dur, self.attenuation).dense() for y in (t, p))
+        return OIPRAreas(tp, auc_pred - tp, auc_true - tp, curve_true, curve_pred)
 
     def __call__(self, y_true: Any, y_pred: Any) -> Score:
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
-        tp, auc_true, auc_pred, _, _ = self._sparse_areas(t, p)
+        tp, auc_true, auc_pred = self._areas(t, p)
         precision = tp / auc_pred if auc_pred > 0 else 0.0
         recall = tp / auc_true if auc_true > 0 else 0.0
         return make_score(precision, recall)
 
+
+#: A curve that may cover more than this share of the ``T`` points is streamed, never materialised.
+_SPARSE_SHARE = 1 / 8
+
+
+#: Sample of :func:`_surely_covers_many`: windows of this many points, one window in :data:`_SAMPLE_STEP`.
+_SAMPLE_WINDOW = 1024
+_SAMPLE_STEP = 64
+
+
+def _surely_covers_many(y: np.ndarray, l_obs: int, budget: float) -> bool:
+    """Whether a regular sample of ``y`` suggests a curve covering more than ``budget`` points.
+
+    The sample is one window of :data:`_SAMPLE_WINDOW` points in every
+    :data:`_SAMPLE_STEP`; its 1s plus ``l_obs`` points per run of 1s,
+    scaled to the series, estimate the covered points.  Such a series is
+    streamed without listing its runs whole.  Only the route depends on it,
+    never the result: streaming is exact for any series.
+    """
+    rows = y[: y.shape[0] - y.shape[0] % _SAMPLE_WINDOW].reshape(-1, _SAMPLE_WINDOW)[::_SAMPLE_STEP]
+    if rows.shape[0] == 0:
+        return False
+    ones = np.count_nonzero(rows)
+    runs = np.count_nonzero(rows[:, 1:] > rows[:, :-1]) + np.count_nonzero(rows[:, 0])
+    return (ones + runs * l_obs) * (y.shape[0] / rows.size) > budget
+
+
+def _covers_few(events: Events, l_obs: int, budget: float) -> bool:
+    """Whether the curve of these runs surely covers at most ``budget`` points (1s + ``l_obs`` per run)."""
+    starts, ends = events
+    if starts.size * l_obs > budget:
+        return False
+    return int((ends - starts).sum()) + starts.size * l_obs <= budget
+
+
+def _tables(T: int, l_dis: int, l_obs: int, b_dur: float, attenuation: str) -> CurveTables:
+    """The streamed path's lookup tables for a series of ``T`` points."""
+    omega_tab = _omega_table(T + l_obs, l_dis, b_dur, attenuation)
+    return make_tables(omega_tab, _GAMMA[attenuation](np.arange(l_obs + 1), l_obs), b_dur)
 
 
 # ---------------------------------------------------------------------------

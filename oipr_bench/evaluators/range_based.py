@@ -51,10 +51,10 @@ from typing import Any
 
 import numpy as np
 
-from ..events import count_at_most, to_events
 from ..inputs import check_pair
-from ._params import check_choice, check_real
 from ._base import Evaluator, Score, make_score
+from ._params import check_choice, check_real
+from ._range_based_blocks import BlockScorer
 
 __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
 
@@ -62,116 +62,6 @@ __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
 BIASES: tuple[str, ...] = ("flat", "front", "back", "middle")
 #: Cardinality functions gamma: "reciprocal" = 1/x, "one" = 1.
 CARDINALITIES: tuple[str, ...] = ("reciprocal", "one")
-
-
-def _tri(n: np.ndarray) -> np.ndarray:
-    """Triangular numbers ``n (n + 1) / 2`` in exact int64 arithmetic."""
-    return n * (n + 1) // 2
-
-
-def _prefix_weight(n: np.ndarray, length: np.ndarray, bias: str) -> np.ndarray:
-    """``W(n, L) = sum_{i=1}^{n} delta(i, L)`` for ``0 <= n <= L`` (int64, exact).
-
-    flat: ``n``; back: ``T(n)``; front: ``T(L) - T(L - n)``; middle with
-    ``h = L // 2``: ``T(n)`` for ``n <= h``, else ``T(h) + T(L - h) - T(L - n)``,
-    where ``T`` are the triangular numbers.
-    """
-    if bias == "flat":
-        return n
-    if bias == "back":
-        return _tri(n)
-    if bias == "front":
-        return _tri(length) - _tri(length - n)
-    # middle
-    half = length // 2
-    return np.where(n <= half, _tri(n), _tri(half) + _tri(length - half) - _tri(length - n))
-
-
-#: Overlapping (real, predicted) pairs handled per chunk: bounds the
-#: temporaries of one call whatever the number of events.
-CHUNK = 1 << 16
-
-
-def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Events of ``y`` as contiguous int32 arrays while ``T < 2**31 - 1`` (else int64)."""
-    starts, ends = to_events(y.view(np.bool_))
-    dtype = np.int32 if y.shape[0] < 2**31 - 1 else np.int64
-    return starts.astype(dtype), ends.astype(dtype)
-
-
-def _range_scores(
-    own_s: np.ndarray, own_e: np.ndarray, covered_sum: np.ndarray, count: np.ndarray,
-    alpha: float, cardinality: str, bias: str,
-) -> float:
-    """Mean over ``own`` ranges of ``alpha * existence + (1 - alpha) * gamma * sum omega``.
-
-    ``covered_sum`` is the bias-weighted covered size summed over each range's
-    overlaps and ``count`` the number of its overlaps; ``covered_sum`` is
-    overwritten (the per-range scores are built in it, :data:`CHUNK` ranges at
-    a time, with the same floating-point operations as the unchunked formula).
-    """
-    n_own = own_s.shape[0]
-    if n_own == 0:
-        return 0.0
-    for i0 in range(0, n_own, CHUNK):
-        i1 = min(i0 + CHUNK, n_own)
-        length = (own_e[i0:i1] - own_s[i0:i1]).astype(np.int64)
-        omega = covered_sum[i0:i1] / _prefix_weight(length, length, bias)
-        if cardinality == "reciprocal":
-            gamma = 1.0 / np.maximum(count[i0:i1], 1)
-        else:
-            gamma = np.ones(i1 - i0)
-        existence = (count[i0:i1] > 0).astype(np.float64)
-        covered_sum[i0:i1] = alpha * existence + (1.0 - alpha) * gamma * omega
-    return float(covered_sum.sum() / n_own)
-
-
-def _pair_sums(
-    r_s: np.ndarray, r_e: np.ndarray, p_s: np.ndarray, p_e: np.ndarray, length: int, bias_r: str, bias_p: str,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per real and per predicted range: summed bias-weighted covered size and number of overlaps.
-
-    The overlapping pairs are enumerated :data:`CHUNK` at a time.  Covered
-    sizes are integers below 2**53, so their float sums are exact in any order.
-    """
-    # Predicted ranges overlapping real range i: indices first[i] .. last[i]-1
-    # (p_e > r_s[i] and p_s < r_e[i]); disjoint sorted ranges make this a block.
-    # (searchsorted(p_s, r_e, "left") = number of starts <= r_e - 1.)
-    first = count_at_most(p_e, r_s, length).astype(r_s.dtype, copy=False)
-    count_r = count_at_most(p_s, r_e - 1, length).astype(r_s.dtype, copy=False)
-    count_r -= first
-    np.maximum(count_r, 0, out=count_r)
-    pair_end = np.cumsum(count_r, dtype=np.int64)
-    n_pairs = int(pair_end[-1]) if pair_end.shape[0] else 0
-    cov_r = np.zeros(r_s.shape[0])
-    cov_p = np.zeros(p_s.shape[0])
-    count_p = np.zeros(p_s.shape[0], dtype=r_s.dtype)
-    for k0 in range(0, n_pairs, CHUNK):
-        k1 = min(k0 + CHUNK, n_pairs)
-        idx = np.arange(k0, k1, dtype=np.int64)
-        i0 = int(np.searchsorted(pair_end, k0, side="right"))
-        i1 = int(np.searchsorted(pair_end, k1 - 1, side="right")) + 1
-        pair_r = i0 + np.searchsorted(pair_end[i0:i1], idx, side="right")
-        pair_p = first[pair_r] + (idx - (pair_end[pair_r] - count_r[pair_r]))
-        lo = np.maximum(r_s[pair_r], p_s[pair_p]).astype(np.int64)
-        hi = np.minimum(r_e[pair_r], p_e[pair_p]).astype(np.int64)
-        _add_covered(cov_r, pair_r, lo, hi, r_s, r_e, bias_r)
-        _add_covered(cov_p, pair_p, lo, hi, p_s, p_e, bias_p)
-        j0 = int(pair_p[0])
-        count_p[j0 : int(pair_p[-1]) + 1] += np.bincount(pair_p - j0).astype(count_p.dtype)
-    return cov_r, count_r, cov_p, count_p
-
-
-def _add_covered(
-    acc: np.ndarray, own: np.ndarray, lo: np.ndarray, hi: np.ndarray, own_s: np.ndarray, own_e: np.ndarray,
-    bias: str,
-) -> None:
-    """Add ``W(hi - s) - W(lo - s)`` of each pair to its owning range's sum (int64 arithmetic)."""
-    start = own_s[own].astype(np.int64)
-    size = own_e[own].astype(np.int64) - start
-    covered = _prefix_weight(hi - start, size, bias) - _prefix_weight(lo - start, size, bias)
-    j0 = int(own[0])
-    acc[j0 : int(own[-1]) + 1] += np.bincount(own - j0, weights=covered)
 
 
 class RangeBased(Evaluator):
@@ -234,10 +124,6 @@ class RangeBased(Evaluator):
             On invalid input (see :func:`oipr_bench.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
-        r_s, r_e = _compact_events(t)
-        p_s, p_e = _compact_events(p)
-        cov_r, count_r, cov_p, count_p = _pair_sums(r_s, r_e, p_s, p_e, t.shape[0], self.bias_r, self.bias_p)
-        recall = _range_scores(r_s, r_e, cov_r, count_r, self.alpha_r, self.cardinality, self.bias_r)
-        del cov_r, count_r
-        precision = _range_scores(p_s, p_e, cov_p, count_p, self.alpha_p, self.cardinality, self.bias_p)
+        scorer = BlockScorer(self.alpha_r, self.alpha_p, self.cardinality, self.bias_r, self.bias_p)
+        recall, precision = scorer.run(t.view(np.bool_), p.view(np.bool_))
         return make_score(precision, recall)

@@ -46,15 +46,17 @@ How it is computed
 Prediction events are disjoint, so ``sum_j |a_i & p_j|`` is the number of
 predicted points of ``a_i`` and ``sum_i |a_i & p_j|`` the number of anomalous
 points of ``p_j``: both are integer counts of the points that are anomalous
-and predicted, per anomaly and per prediction event (``np.bincount``).  The
-ambiguous regions are disjoint too and hold at most ``delta`` points: offset
-``k`` of every region is handled at once, for ``k = 0 .. delta - 1`` (offsets
-past 64, only with a larger ``delta``, are laid out flat), and the weights of
-the predicted points are credited to their anomaly and to the prediction
-event holding them.  Which event holds a point comes from
-:func:`oipr_bench.events.count_at_most` (binary search, or one dense running
-count for dense series).  No Python loop runs over points or events, except
-to settle a ratio that ties with ``theta`` (see ``_settle_ties``).
+and predicted, read as differences of their running count at the events'
+bounds.  The ambiguous regions are disjoint too and hold at most ``delta``
+points: offset ``k`` of every region is handled at once, for ``k = 0 ..
+delta - 1`` (offsets past 64, only with a larger ``delta``, are laid out
+flat), and the weights of the predicted points are credited to their anomaly
+and to the prediction event holding them.  The series is streamed in blocks
+of consecutive points (:mod:`oipr_bench.evaluators._tapr_blocks`): every
+temporary has the size of one block, the events crossing a block border
+carry their partial scores, and only the sums of the ratios and the numbers
+of detected events are kept.  No Python loop runs over points or events,
+except to settle a ratio that ties with ``theta`` (see ``_settle_ties``).
 
 Degenerate inputs (docs/evaluators.md, section TaPR; ``TaPR.py`` returns 0 for an
 empty list of events)
@@ -73,10 +75,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..events import count_at_most, prefers_running_count, running_count, to_events
+from ..events import to_events
 from ..inputs import check_pair
 from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
+from ._tapr_blocks import TIE_WINDOW, Totals, stream_totals
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
@@ -149,7 +152,8 @@ class TaPR(Evaluator):
     Degenerate inputs: an all-zero prediction and a series without
     ground-truth anomaly both give ``P = R = F1 = 0`` (see the module
     docstring).  Cost: O(T) to find the events, then O(delta x number of
-    anomalies + number of events); memory O(number of events).
+    anomalies + number of events); memory O(1) beyond the checked input (one
+    block's temporaries, at most 2**20 points).
 
     Examples
     --------
@@ -199,38 +203,25 @@ class TaPR(Evaluator):
 
     # ------------------------------------------------------------------ core
     def _parts(self, t: np.ndarray, p: np.ndarray) -> TaPRParts:
-        n_points = t.shape[0]
-        a_s, a_e = _compact_events(t)  # half-open anomalies [a_s, a_e)
-        p_s, p_e = _compact_events(p)  # half-open prediction events
-        n_a, n_p = a_s.shape[0], p_s.shape[0]
+        at_next = self.ambiguous_end == "at_next"
+        anomalies, predictions = stream_totals(t, p, self.delta, at_next, self.theta)
+        n_a, n_p = anomalies.count, predictions.count
         if n_a == 0 or n_p == 0:
             return TaPRParts(0.0, 0.0, 0.0, 0.0)  # nothing scores (module docstring)
-        first, last = self._regions(a_s, a_e)
-
-        amb_a, amb_p = self._ambiguous_credit(p, first, last, p_s, n_points)
-        # Exact integer overlaps: predicted points inside each anomaly and
-        # anomalous points inside each prediction event, counted over the points
-        # that are both (each lies in exactly one anomaly and one prediction event).
-        # ratio_a = min(1, (hit_a + amb_a) / |a|), ratio_p = (hit_p + amb_p) / |p|, built in place
-        # in amb_a, amb_p (the integer hit counts enter as one exact float each, and + commutes).
-        ratio_a, ratio_p = amb_a, amb_p
-        hit_a, hit_p = _hits(t, p, a_s, p_s)
-        ratio_a += hit_a
-        del hit_a
-        ratio_p += hit_p
-        del hit_p
-        ratio_a /= a_e - a_s
-        np.minimum(ratio_a, 1.0, out=ratio_a)
-        ratio_p /= p_e - p_s
-        if self.theta > 0.0:
+        if anomalies.ties or predictions.ties:
             # theta = 0: "score > 0" is exact (a sum of positive weights); otherwise a
             # ratio that ties with theta is settled in TaPR.py's own summation order.
-            events = _Events(a_s, a_e, first, last, p_s, p_e)
-            _settle_ties(ratio_a, self.theta, lambda i: min(1.0, _anomaly_ratio(events, i)))
-            _settle_ties(ratio_p, self.theta, lambda j: _prediction_ratio(events, j))
-        tar_d = float(np.count_nonzero(ratio_a > self.theta)) / n_a
-        tap_d = float(np.count_nonzero(ratio_p > self.theta)) / n_p
-        return TaPRParts(tar_d, float(ratio_a.sum()) / n_a, tap_d, float(ratio_p.sum()) / n_p)
+            a_s, a_e = _compact_events(t)
+            p_s, p_e = _compact_events(p)
+            events = _Events(a_s, a_e, *self._regions(a_s, a_e), p_s, p_e)
+            _settle_ties(anomalies, a_s, lambda i: min(1.0, _anomaly_ratio(events, i)))
+            _settle_ties(predictions, p_s, lambda j: _prediction_ratio(events, j))
+        return TaPRParts(
+            float(anomalies.detected) / n_a,
+            anomalies.total / n_a,
+            float(predictions.detected) / n_p,
+            predictions.total / n_p,
+        )
 
     def _regions(self, a_s: np.ndarray, a_e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Inclusive bounds ``(first, last)`` of every ambiguous region (not cut at the series end).
@@ -248,67 +239,6 @@ class TaPR(Evaluator):
             last[:-1] = np.minimum(last[:-1], limit)
         return first, last
 
-    def _ambiguous_credit(
-        self,
-        p: np.ndarray,
-        first: np.ndarray,
-        last: np.ndarray,
-        p_s: np.ndarray,
-        n_points: int,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Weight of the predicted ambiguous points, per anomaly and per prediction event.
-
-        Offset ``k`` of every region at once, for ``k = 0, 1, ...`` (a region
-        holds at most ``delta`` points, so this loop is short and each anomaly's
-        weights are added in point order, as ``TaPR.py`` does); offsets from
-        :data:`_LOOP_OFFSETS` on (only with a large ``delta``) are laid out flat.
-        """
-        if self.delta == 0:
-            return np.zeros(first.shape[0]), np.zeros(p_s.shape[0])
-        span = last - first  # region size - 1, >= 0: events are separated by a normal point
-        inside = np.minimum(last, n_points - 1)  # region points inside the series (in place)
-        inside -= first
-        inside += 1
-        owners = np.flatnonzero(inside > 0).astype(first.dtype)
-        amb_a, amb_p = np.zeros(first.shape[0]), np.zeros(p_s.shape[0])  # after the temporaries above
-        # Queries come CHUNK sorted points at a time: binary search, no dense count.
-        pred_of = _PredictionOf(p_s, n_points, 0)
-        table = _weight_table(min(self.delta, _LOOP_OFFSETS))
-        for k in range(min(int(inside.max()), _LOOP_OFFSETS)):
-            sums = _OrderedSums(amb_p)
-            kept = 0
-            for c0 in range(0, owners.shape[0], CHUNK):  # bounded temporaries
-                chunk = owners[c0 : c0 + CHUNK]
-                chunk = chunk[inside[chunk] > k]
-                # Regions still open at offset k, compacted in place (kept <= c0).
-                owners[kept : kept + chunk.shape[0]] = chunk
-                kept += chunk.shape[0]
-                point = first[chunk] + k
-                hit = p[point] != 0
-                owner = chunk[hit]
-                sp = span[owner]
-                weight = table[sp, k] if self.delta <= _LOOP_OFFSETS else _weights(k, sp)
-                amb_a[owner] += weight  # one point per anomaly: each anomaly's weights in point order
-                sums.add(pred_of(point[hit]), weight)
-            sums.flush()
-            owners = owners[:kept]
-        long_ = owners[inside[owners] > _LOOP_OFFSETS]
-        if long_.size:  # the rest of regions longer than _LOOP_OFFSETS points, flat
-            rest = inside[long_] - _LOOP_OFFSETS
-            owner = np.repeat(long_, rest)
-            offset = np.arange(owner.shape[0], dtype=np.int64) - np.repeat(np.cumsum(rest) - rest, rest) + _LOOP_OFFSETS
-            point = first[owner] + offset
-            hit = p[point] != 0
-            owner, offset, point = owner[hit], offset[hit], point[hit]
-            weight = _weights(offset, span[owner])
-            amb_a += np.bincount(owner, weights=weight, minlength=amb_a.shape[0])
-            amb_p += np.bincount(pred_of(point), weights=weight, minlength=amb_p.shape[0])
-        return amb_a, amb_p
-
-
-#: Region points handled per chunk at one offset (bounds the loop's temporaries).
-CHUNK = 1 << 16
-
 
 def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Events of ``y`` as contiguous int32 arrays when ``T + delta`` stays below ``2**31`` (else int64).
@@ -318,104 +248,6 @@ def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts, ends = to_events(y.view(np.bool_))
     dtype = np.int32 if y.shape[0] + MAX_LENGTH_PARAM < 2**31 - 1 else np.int64
     return starts.astype(dtype), ends.astype(dtype)
-
-
-def _hits(t: np.ndarray, p: np.ndarray, a_s: np.ndarray, p_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points that are both anomalous and predicted, counted per anomaly and per prediction event.
-
-    The series is scanned :data:`CHUNK` * 16 points at a time (sorted queries,
-    binary search), so no full-length index array is built.  Integer counts,
-    in the events' dtype.
-    """
-    hit_a = np.zeros(a_s.shape[0], dtype=a_s.dtype)
-    hit_p = np.zeros(p_s.shape[0], dtype=p_s.dtype)
-    block = CHUNK * 16
-    for b0 in range(0, t.shape[0], block):
-        both = np.flatnonzero(np.logical_and(t[b0 : b0 + block].view(np.bool_), p[b0 : b0 + block].view(np.bool_)))
-        if both.shape[0] == 0:
-            continue
-        both = both.astype(a_s.dtype) + a_s.dtype.type(b0)
-        for starts, out in ((a_s, hit_a), (p_s, hit_p)):
-            owner = np.searchsorted(starts, both, side="right") - 1
-            j0 = int(owner[0])
-            out[j0 : int(owner[-1]) + 1] += np.bincount(owner - j0).astype(out.dtype)
-    return hit_a, hit_p
-
-
-class _OrderedSums:
-    """``acc += bincount(index, weights)`` over one offset's points, given chunk by chunk.
-
-    Each event's weights of this offset are summed in point order, starting
-    from 0, and the total is then added to ``acc`` once: bit for bit what one
-    ``bincount`` over all the offset's points followed by ``acc +=`` gives.
-    Indices are non-decreasing across chunks; only the last event of a chunk
-    can continue into the next one, so its partial sum is carried.
-    """
-
-    def __init__(self, acc: np.ndarray) -> None:
-        self.acc = acc
-        self.carry_index = -1
-        self.carry = 0.0
-
-    def add(self, index: np.ndarray, weights: np.ndarray) -> None:
-        if index.shape[0] == 0:
-            return
-        j0, j1 = int(index[0]), int(index[-1])
-        if j0 == self.carry_index:
-            sums = np.bincount(np.concatenate(([0], index - j0)), weights=np.concatenate(([self.carry], weights)))
-        else:
-            self.flush()
-            sums = np.bincount(index - j0, weights=weights)
-        self.acc[j0:j1] += sums[:-1]
-        self.carry_index, self.carry = j1, float(sums[-1])
-
-    def flush(self) -> None:
-        if self.carry_index >= 0:
-            self.acc[self.carry_index] += self.carry
-        self.carry_index = -1
-        self.carry = 0.0
-
-
-class _PredictionOf:
-    """Index of the prediction event holding each (predicted) point.
-
-    A dense running count of the event starts is built once when many points
-    will be asked (:func:`oipr_bench.events.prefers_running_count`), otherwise
-    each call searches the starts.
-    """
-
-    def __init__(self, p_s: np.ndarray, n_points: int, n_queries: int) -> None:
-        self.p_s = p_s
-        self.counts = running_count(p_s, n_points) if prefers_running_count(p_s.size, n_queries, n_points) else None
-
-    def __call__(self, point: np.ndarray) -> np.ndarray:
-        if self.counts is not None:
-            return self.counts[point] - 1
-        return np.searchsorted(self.p_s, point, side="right") - 1
-
-
-def _weight_table(max_size: int) -> np.ndarray:
-    """``table[span, k]``: weight of offset ``k`` in a region of ``span + 1 <= max_size`` points."""
-    spans = np.repeat(np.arange(max_size, dtype=np.int64), max_size)
-    offsets = np.minimum(np.tile(np.arange(max_size, dtype=np.int64), max_size), spans)  # k > span: never read
-    return _weights(offsets, spans).reshape(max_size, max_size)
-
-
-#: Region offsets handled one at a time; later ones (only when delta is larger) are laid out flat.
-_LOOP_OFFSETS = 64
-
-
-def _weights(offset: Any, span: np.ndarray) -> np.ndarray:
-    """Sigmoid weight ``1 / (1 + e^x)`` of region points at ``offset`` in regions of ``span + 1`` points.
-
-    ``x`` is the offset min-max normalised to [-6, 6]; a one-point region
-    (``span = 0``, where the normalisation would divide by zero) takes -6.
-    """
-    x = np.full(span.shape[0], -6.0)
-    long_ = span > 0
-    k = offset[long_] if isinstance(offset, np.ndarray) else offset
-    x[long_] = -6.0 + np.multiply(k, 12.0) / span[long_]
-    return 1.0 / (1.0 + np.exp(x))
 
 
 # ---------------------------------------------------------------------- ties with theta
@@ -428,11 +260,6 @@ def _weights(offset: Any, span: np.ndarray) -> np.ndarray:
 # the overlap count plus the ambiguous weights summed point by point, and the
 # pairs summed in event order.
 
-#: Half-width of the band around theta in which a ratio is recomputed.  Both
-#: sums round at most ~n * 2**-53 relative for n terms: 1e-8 covers 10**7 points.
-TIE_WINDOW = 1e-8
-
-
 class _Events(NamedTuple):
     """Anomalies ``[a_s, a_e)``, their inclusive regions ``[first, last]``, predictions ``[p_s, p_e)``."""
 
@@ -444,10 +271,17 @@ class _Events(NamedTuple):
     p_e: np.ndarray
 
 
-def _settle_ties(ratio: np.ndarray, theta: float, exact: Any) -> None:
-    """Replace, in place, every ratio within :data:`TIE_WINDOW` of ``theta`` by ``exact(index)``."""
-    for k in np.flatnonzero(np.abs(ratio - theta) <= TIE_WINDOW).tolist():
-        ratio[k] = exact(k)
+def _settle_ties(totals: Totals, starts: np.ndarray, exact: Any) -> None:
+    """Replace, in ``totals``, every ratio found within :data:`TIE_WINDOW` of theta by ``exact(index)``.
+
+    ``totals.ties`` holds ``(start, ratio)`` of those events; ``index`` is the
+    event's rank among ``starts``.
+    """
+    for start, ratio in totals.ties:
+        value = exact(int(np.searchsorted(starts, start)))
+        totals.total += value - ratio
+        totals.detected += int(value > totals.theta) - int(ratio > totals.theta)
+    totals.ties = []
 
 
 def _region_weight(k: int, span: int) -> float:

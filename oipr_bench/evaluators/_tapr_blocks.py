@@ -1,0 +1,431 @@
+"""Block-streamed core of TaPR (Hwang et al., CIKM 2019; see :mod:`oipr_bench.evaluators.tapr`).
+
+The series is read in blocks of consecutive points (:data:`BLOCK` points, up
+to :data:`MAX_BLOCK` while the series stays sparse).  Each block yields the
+anomalies, ambiguous regions and prediction events that lie in it, scores
+those that end in it and adds their ratios to running totals
+(:class:`Totals`); an anomaly, an ambiguous region or a prediction event that
+crosses the block's right border is carried into the next block with its
+partial score.  No array of the series' length and no per-event array of the
+whole series is built: every temporary has the size of one block, and the
+costs are a few element operations per point and per event.
+
+Per block:
+
+* event bounds: where a point differs from its left neighbour
+  (``np.not_equal`` into a reused buffer, then ``np.flatnonzero``);
+* integer overlaps ``|a_i & p_j|`` summed per anomaly and per prediction event
+  as differences of the running count of the points that are anomalous and
+  predicted, read at the events' bounds (a dense running count of the block,
+  or a binary search among the few such points of a sparse block);
+* the ambiguous region of every anomaly that ends in the block, cut on the
+  next anomaly's first point ("at_next", ``TaPR.py``) or before it
+  ("before_next"); when the next anomaly starts after the block, the series
+  is read ahead at most ``delta`` points to find it;
+* the weights of the predicted region points, offset ``k`` of every region
+  at once (in point order per anomaly, as ``TaPR.py`` adds them), credited to
+  their anomaly and to the prediction event that holds them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["sparse_nonzero", "BLOCK", "MAX_BLOCK", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
+
+#: Points per block while the series is dense; a sparse block doubles the next one's size.
+BLOCK = 1 << 16
+#: Largest block (sparse series: fewer blocks, so less per-block overhead).
+MAX_BLOCK = 1 << 20
+#: Region offsets handled one at a time; later ones (only with delta > 64) are laid out flat.
+LOOP_OFFSETS = 64
+#: Half-width of the band around theta in which a ratio is recomputed in TaPR.py's order
+#: (both sums round at most ~n * 2**-53 relative for n terms: 1e-8 covers 10**7 points).
+TIE_WINDOW = 1e-8
+
+
+def region_weights(offset: Any, span: np.ndarray) -> np.ndarray:
+    """Sigmoid weight ``1 / (1 + e^x)`` of region points at ``offset`` in regions of ``span + 1`` points.
+
+    ``x`` is the offset min-max normalised to [-6, 6]; a one-point region
+    (``span = 0``, where the normalisation would divide by zero) takes -6.
+    """
+    x = np.full(span.shape[0], -6.0)
+    long_ = span > 0
+    k = offset[long_] if isinstance(offset, np.ndarray) else offset
+    x[long_] = -6.0 + np.multiply(k, 12.0) / span[long_]
+    return 1.0 / (1.0 + np.exp(x))
+
+
+def weight_table(max_size: int) -> np.ndarray:
+    """``table[k, span]``: weight of offset ``k`` in a region of ``span + 1 <= max_size`` points."""
+    spans = np.repeat(np.arange(max_size, dtype=np.int64), max_size)
+    offsets = np.minimum(np.tile(np.arange(max_size, dtype=np.int64), max_size), spans)  # k > span: never read
+    return np.ascontiguousarray(region_weights(offsets, spans).reshape(max_size, max_size).T)
+
+
+class Totals:
+    """Running sums of one kind of event's ratios (anomalies or prediction events).
+
+    ``total`` is the sum of the ratios, ``detected`` the number above
+    ``theta`` and ``count`` the number of events; ``ties`` lists ``(start,
+    ratio)`` for every ratio within :data:`TIE_WINDOW` of ``theta > 0``, to be
+    settled in ``TaPR.py``'s summation order by the caller.
+    """
+
+    def __init__(self, theta: float) -> None:
+        self.theta = theta
+        self.total = 0.0
+        self.detected = 0
+        self.count = 0
+        self.ties: list[tuple[int, float]] = []
+
+    def add(self, ratio: np.ndarray, starts: np.ndarray, offset: int = 0) -> None:
+        """Add the ratios of events starting at the global positions ``starts + offset``."""
+        if ratio.shape[0] == 0:
+            return
+        self.total += float(ratio.sum())
+        self.detected += int(np.count_nonzero(ratio > self.theta))
+        self.count += ratio.shape[0]
+        if self.theta > 0.0:
+            near = np.flatnonzero(np.abs(ratio - self.theta) <= TIE_WINDOW)
+            self.ties.extend(zip((starts[near] + offset).tolist(), ratio[near].tolist()))
+
+
+def stream_totals(t: np.ndarray, p: np.ndarray, delta: int, at_next: bool, theta: float) -> tuple[Totals, Totals]:
+    """Ratio totals ``(anomalies, predictions)`` of TaPR for 0/1 int8 series ``t`` (truth), ``p`` (prediction)."""
+    stream = _Stream(t.view(np.bool_), p.view(np.bool_), delta, at_next, theta)
+    b0, size, n = 0, BLOCK, t.shape[0]
+    while b0 < n:
+        b1 = min(n, b0 + size)
+        dense = stream.block(b0, b1)
+        size = BLOCK if dense else min(2 * size, MAX_BLOCK)
+        b0 = b1
+    return stream.anomalies, stream.predictions
+
+
+def sparse_nonzero(mask: np.ndarray) -> np.ndarray:
+    """``np.flatnonzero(mask)`` of a contiguous boolean array, faster when few points are set.
+
+    A sparse mask is scanned eight points at a time (as 64-bit words), and
+    only the words holding a set point are looked at point by point.
+    """
+    size = mask.shape[0]
+    if size < 256 or np.count_nonzero(mask) * 16 >= size:
+        return np.flatnonzero(mask)
+    whole = size - size % 8
+    words = np.flatnonzero(mask[:whole].view(np.uint64) != 0)
+    inside = np.flatnonzero(mask[:whole].reshape(-1, 8)[words])
+    found = words[inside >> 3] * 8 + (inside & 7)
+    if whole < size:
+        found = np.concatenate((found, np.flatnonzero(mask[whole:]) + whole))
+    return found
+
+
+class _Labels:
+    """Label of block points: how many prediction events start in the block at or before each point.
+
+    Label 0 is the prediction event open at the block's left border (or no
+    event); the ``q``-th start of the block (from 0) opens label ``q + 1``.
+    Few queries search the starts; many build one running count of the
+    block's start marks (``marks``: a point is predicted and its left
+    neighbour is not).
+    """
+
+    def __init__(self, starts: np.ndarray, marks: np.ndarray, counts: np.ndarray) -> None:
+        self.starts = starts
+        self.marks = marks
+        self.counts = counts
+        self.dense = False
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if not self.dense and x.shape[0] * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
+            np.cumsum(self.marks.view(np.int8), dtype=np.int32, out=self.counts)
+            self.dense = True
+        if self.dense:
+            return self.counts.take(x)
+        return np.searchsorted(self.starts, x, side="right")
+
+
+class _Pending:
+    """An anomaly whose ambiguous region crosses a block border, with its partial score."""
+
+    def __init__(self, start: int, length: int, hits: int, first: int, span: int, last_in: int) -> None:
+        self.start, self.length, self.hits = start, length, hits
+        self.first, self.span, self.last_in = first, span, last_in
+        self.amb = 0.0
+
+
+class _Stream:
+    """State of the block-by-block pass: buffers, running totals and the events crossing the current border.
+
+    Within a block, positions are block positions ``x - b0``; the anomaly and
+    the prediction event open at the left border are kept with their global
+    start and the count of anomalous predicted points before it.
+    """
+
+    def __init__(self, t: np.ndarray, p: np.ndarray, delta: int, at_next: bool, theta: float) -> None:
+        self.t, self.p, self.n = t, p, t.shape[0]
+        self.delta, self.cut = delta, 0 if at_next else 1  # a region ends by s_{i+1} - cut
+        self.table = weight_table(min(delta, LOOP_OFFSETS)) if delta > 0 else None
+        self.anomalies, self.predictions = Totals(theta), Totals(theta)
+        size = min(self.n, MAX_BLOCK)
+        self.edges = np.empty(size, dtype=np.bool_)
+        self.p_edges = np.empty(size, dtype=np.bool_)
+        self.both = np.empty(size, dtype=np.bool_)
+        self.both_counts = np.zeros(size + 1, dtype=np.int32)  # [0] stays 0: no point before the block
+        self.marks = np.empty(size, dtype=np.bool_)
+        self.labels = np.empty(size, dtype=np.int32)
+        self.before = 0  # points anomalous and predicted before the current block
+        self.a_open: tuple[int, int] | None = None  # (start, count before it) of the anomaly open at b0
+        self.p_open: tuple[int, int, float] | None = None  # (start, count, ambiguous weight) likewise
+        self.pending: _Pending | None = None  # anomaly whose region crosses b0
+
+    def block(self, b0: int, b1: int) -> bool:
+        """Score the events of points ``[b0, b1)``; return whether the block is dense in events."""
+        ta = self._bounds(self.t, b0, b1, self.edges)
+        pa = self._bounds(self.p, b0, b1, self.p_edges)
+        count = self._both_counter(b0, b1, ta.shape[0] + pa.shape[0])
+        pa, p_close = self._split(pa, self.p_open is not None)
+        p_starts = pa[0::2]
+        pb = self.p[b0:b1]
+        marks = np.logical_and(self.p_edges[: b1 - b0], pb, out=self.marks[: b1 - b0])
+        labels = _Labels(p_starts, marks, self.labels[: b1 - b0])
+        amb_lab = np.zeros(p_starts.shape[0] + 1)
+        if self.pending is not None:
+            self._pending_region(b0, b1, pb, labels, amb_lab)
+        self._anomalies(b0, b1, ta, count, pb, labels, amb_lab)
+        self._finish_predictions(b0, pa, p_close, count, amb_lab)
+        self.before += int(count(b1 - b0))
+        return (ta.shape[0] + pa.shape[0]) * 64 >= b1 - b0
+
+    def _bounds(self, y: np.ndarray, b0: int, b1: int, buffer: np.ndarray) -> np.ndarray:
+        """Block positions ``x - b0`` where ``y`` differs from its left neighbour (``y[-1] = y[T] = 0``).
+
+        The edges (``y[x] != y[x - 1]``) stay in ``buffer``.
+        """
+        edges = buffer[: b1 - b0]
+        if b0 == 0:
+            edges[0] = y[0]
+            np.not_equal(y[1:b1], y[: b1 - 1], out=edges[1:])
+        else:
+            np.not_equal(y[b0:b1], y[b0 - 1 : b1 - 1], out=edges)
+        bounds = sparse_nonzero(edges)
+        if b1 == self.n and y[b1 - 1]:
+            bounds = np.append(bounds, b1 - b0)  # the last event ends with the series
+        return bounds
+
+    def _both_counter(self, b0: int, b1: int, n_bounds: int) -> Any:
+        """``f(x)``: points anomalous and predicted in ``[b0, b0 + x)``, for block positions ``x`` in ``[0, b1 - b0]``."""
+        both = np.logical_and(self.t[b0:b1], self.p[b0:b1], out=self.both[: b1 - b0])
+        n_both = int(np.count_nonzero(both))
+        if 2 * n_both + 4 * n_bounds * max(1, n_both.bit_length()) < b1 - b0:
+            where = sparse_nonzero(both)  # few such points: binary search among them
+            return lambda x: np.searchsorted(where, x, side="left")
+        counts = self.both_counts[: b1 - b0 + 1]
+        np.cumsum(both.view(np.int8), dtype=np.int32, out=counts[1:])
+        return counts.take
+
+    @staticmethod
+    def _split(bounds: np.ndarray, open_in: bool) -> tuple[np.ndarray, int]:
+        """``(bounds, close)``: bounds of the events starting in the block and where the open one closes.
+
+        ``close`` is the block position ending the event open at the left
+        border, -1 when no event is open there and -2 when it stays open
+        through the whole block.  The bounds returned alternate start, end,
+        start, ...; an odd number of them leaves the last event open at the
+        right border.
+        """
+        close = -1
+        if open_in and bounds.shape[0]:
+            close, bounds = int(bounds[0]), bounds[1:]
+        elif open_in:
+            close = -2
+        return bounds, close
+
+    def _anomalies(
+        self, b0: int, b1: int, bounds: np.ndarray, count: Any, pb: np.ndarray, labels: _Labels, amb_lab: np.ndarray
+    ) -> None:
+        """Score the anomalies that end in the block (the last one may wait for its region)."""
+        bounds, close = self._split(bounds, self.a_open is not None)
+        starts, ends = bounds[0::2], bounds[1::2]
+        if close >= 0:  # the anomaly open at the left border ends here
+            s0, c0 = self.a_open
+            nxt = b0 + int(starts[0]) if starts.shape[0] else -1
+            hits = self.before + int(count(close)) - c0
+            self._one_anomaly(b0, b1, (s0, b0 + close, hits, nxt), pb, labels, amb_lab)
+        b_count = count(bounds)  # one gather for both kinds of bound
+        s_count, e_count = b_count[0::2], b_count[1::2]
+        m = ends.shape[0]
+        if starts.shape[0] > m:
+            self.a_open = (b0 + int(starts[-1]), self.before + int(s_count[-1]))
+        elif close != -2:
+            self.a_open = None
+        v = min(m, starts.shape[0] - 1)  # anomalies whose next anomaly starts in the block
+        if v > 0:
+            hits = e_count[:v] - s_count[:v]
+            self._anomaly_ratios(b0, starts[: v + 1], ends[:v], hits, pb, labels, amb_lab)
+        if m > max(v, 0):
+            last = (b0 + int(starts[m - 1]), b0 + int(ends[m - 1]), int(e_count[m - 1]) - int(s_count[m - 1]), -1)
+            self._one_anomaly(b0, b1, last, pb, labels, amb_lab)
+
+    def _anomaly_ratios(
+        self,
+        b0: int,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        hits: np.ndarray,
+        pb: np.ndarray,
+        labels: _Labels,
+        amb_lab: np.ndarray,
+    ) -> None:
+        """``min(1, (hits + ambiguous weight) / |a|)`` of anomalies whose region ends inside the block.
+
+        ``starts`` holds one more start than ``ends``: the next anomaly's,
+        which cuts the last region.
+        """
+        span = starts[1:] - ends  # region size - 1: delta points, or up to the next anomaly
+        if self.cut:
+            span -= self.cut
+        np.minimum(span, self.delta - 1, out=span)
+        ratio = self._credit(pb, ends, span, labels, amb_lab)
+        ratio += hits
+        ratio /= ends - starts[:-1]
+        np.minimum(ratio, 1.0, out=ratio)
+        self.anomalies.add(ratio, starts[:-1], b0)
+
+    def _one_anomaly(
+        self, b0: int, b1: int, anomaly: tuple[int, int, int, int], pb: np.ndarray, labels: _Labels, amb_lab: np.ndarray
+    ) -> None:
+        """Score one anomaly ``(start, end, hits, next start or -1 if after the block)``, global positions.
+
+        Its region is credited from this block on; the anomaly waits as
+        :attr:`pending` while its region crosses the block's right border.
+        """
+        start, end, hits, nxt = anomaly
+        last = end - 1 + self.delta
+        last = self._cut_ahead(b1, end, last) if nxt < 0 else min(last, nxt - self.cut)
+        self.pending = _Pending(start, end - start, hits, end, last - end, min(last, self.n - 1))
+        self._pending_region(b0, b1, pb, labels, amb_lab)
+
+    def _cut_ahead(self, b1: int, end: int, last: int) -> int:
+        """Last point of the region of an anomaly ending at ``end`` (exclusive) whose next anomaly starts at or after ``b1``."""
+        stop = min(self.n, end + self.delta)
+        if stop <= b1:
+            return last
+        ahead = self.t[b1:stop]
+        j = int(np.argmax(ahead))
+        if not ahead[j]:
+            return last
+        return min(last, b1 + j - self.cut)
+
+    def _pending_region(self, b0: int, b1: int, pb: np.ndarray, labels: _Labels, amb_lab: np.ndarray) -> None:
+        """Credit the block's points of the pending anomaly's region; score the anomaly when its region ends."""
+        pend = self.pending
+        lo, hi = max(pend.first, b0), min(pend.last_in, b1 - 1)
+        if hi >= lo:
+            offset = np.arange(lo - pend.first, hi - pend.first + 1, dtype=np.int64)
+            x = offset + (pend.first - b0)
+            weight = region_weights(offset, np.full(offset.shape[0], pend.span, dtype=np.int64))
+            weight *= pb[x]
+            # Sequential sum from the partial score on: each weight added in point order, as TaPR.py does.
+            pend.amb = float(np.cumsum(np.concatenate(([pend.amb], weight)))[-1])
+            np.add.at(amb_lab, labels(x), weight)
+        if pend.last_in < b1:
+            ratio = min(1.0, (pend.amb + pend.hits) / pend.length)
+            self.anomalies.add(np.array([ratio]), np.array([pend.start]))
+            self.pending = None
+
+    def _credit(self, pb: np.ndarray, first: np.ndarray, span: np.ndarray, labels: _Labels, amb_lab: np.ndarray) -> np.ndarray:
+        """Ambiguous weight of the predicted points ``first + k``, ``k <= span``, of regions inside the block.
+
+        Offset ``k`` of every region at once, so that each region's weights are
+        added in point order; each weight is also credited to ``amb_lab`` at
+        the label of the prediction event holding the point.  Offsets from
+        :data:`LOOP_OFFSETS` on (only with a larger ``delta``) are laid out flat.
+        """
+        amb = np.zeros(first.shape[0])
+        if self.delta == 0:
+            return amb
+        owner = None
+        top = int(span.max())
+        for k in range(min(top + 1, LOOP_OFFSETS)):
+            if k > 0:
+                active = span >= k
+                if np.count_nonzero(active) < span.shape[0]:
+                    owner = np.flatnonzero(active) if owner is None else owner[active]
+                    first, span = first[active], span[active]
+            x = first + k
+            hit = pb.take(x)
+            n_hit = int(np.count_nonzero(hit))
+            if 2 * n_hit < hit.shape[0]:  # few predicted points: only those
+                if n_hit == 0:
+                    continue
+                sel = np.flatnonzero(hit)
+                x, span_k = x[sel], span[sel]
+                weight = self._weights(k, span_k)
+                amb[sel if owner is None else owner[sel]] += weight
+            else:
+                weight = self._weights(k, span)
+                weight *= hit
+                if owner is None:
+                    amb += weight
+                else:
+                    amb[owner] += weight
+            np.add.at(amb_lab, labels(x), weight)
+        if top >= LOOP_OFFSETS:
+            self._credit_flat(pb, first, span, owner, labels, amb, amb_lab)
+        return amb
+
+    def _weights(self, k: int, span: np.ndarray) -> np.ndarray:
+        """Weights of offset ``k < LOOP_OFFSETS`` in regions of ``span + 1`` points (a table lookup)."""
+        return self.table[k].take(span) if span.shape[0] == 0 or self.delta <= LOOP_OFFSETS else region_weights(k, span)
+
+    def _credit_flat(
+        self,
+        pb: np.ndarray,
+        first: np.ndarray,
+        span: np.ndarray,
+        owner: np.ndarray | None,
+        labels: _Labels,
+        amb: np.ndarray,
+        amb_lab: np.ndarray,
+    ) -> None:
+        """Offsets from :data:`LOOP_OFFSETS` on of the regions still open after the per-offset loop, laid out flat."""
+        long_ = np.flatnonzero(span >= LOOP_OFFSETS)
+        if long_.shape[0] == 0:
+            return
+        rest = span[long_] - (LOOP_OFFSETS - 1)
+        which = np.repeat(long_, rest)
+        offset = np.arange(which.shape[0], dtype=np.int64) - np.repeat(np.cumsum(rest) - rest, rest) + LOOP_OFFSETS
+        x = first[which] + offset
+        weight = region_weights(offset, span[which])
+        weight *= pb[x]
+        ids = which if owner is None else owner[which]
+        amb += np.bincount(ids, weights=weight, minlength=amb.shape[0])
+        np.add.at(amb_lab, labels(x), weight)
+
+    def _finish_predictions(self, b0: int, bounds: np.ndarray, close: int, count: Any, amb_lab: np.ndarray) -> None:
+        """Score the prediction events ending in the block (ratio ``(hits + ambiguous weight) / |p|``)."""
+        starts, ends = bounds[0::2], bounds[1::2]
+        b_count = count(bounds)
+        s_count, e_count = b_count[0::2], b_count[1::2]
+        m = ends.shape[0]
+        if close >= 0:  # the event open at the left border ends here
+            s0, c0, amb0 = self.p_open
+            score = (amb0 + float(amb_lab[0])) + (self.before + int(count(close)) - c0)
+            self.predictions.add(np.array([score / (b0 + close - s0)]), np.array([s0]))
+        elif close == -2:
+            s0, c0, amb0 = self.p_open
+            self.p_open = (s0, c0, amb0 + float(amb_lab[0]))
+        if starts.shape[0] > m:
+            self.p_open = (b0 + int(starts[-1]), self.before + int(s_count[-1]), float(amb_lab[starts.shape[0]]))
+        elif close != -2:
+            self.p_open = None
+        if m:
+            ratio = amb_lab[1 : m + 1]  # label q + 1: the q-th event starting in the block (amb_lab is not read again)
+            ratio += e_count - s_count[:m]
+            ratio /= ends - starts[:m]
+            self.predictions.add(ratio, starts[:m], b0)
