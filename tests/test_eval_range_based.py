@@ -350,16 +350,23 @@ def test_table_a1_rprr_column() -> None:
             assert np.all(np.abs(mean - expected) <= 3 * se), (case.id, mean, expected, se)
 
 
-def blocked(params: dict, y_true: np.ndarray, y_pred: np.ndarray, block: int, max_block: int) -> Score:
-    """RP/RR computed with forced block sizes (module constants patched for one call)."""
+def blocked(
+    params: dict, y_true: np.ndarray, y_pred: np.ndarray, block: int, max_block: int, dense: float | None = None,
+) -> Score:
+    """RP/RR with forced block sizes and owner route (module constants patched for one call).
+
+    ``dense=0`` forces binary search for the owners of overlaps, a huge value
+    forces the running count over the block's points.
+    """
     import oipr_bench.evaluators._range_based_blocks as blocks
 
-    saved = blocks.BLOCK, blocks.MAX_BLOCK
+    saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR
     blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
+    blocks.DENSE_FACTOR = saved[2] if dense is None else dense
     try:
         return RangeBased(**params)(y_true, y_pred)
     finally:
-        blocks.BLOCK, blocks.MAX_BLOCK = saved
+        blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR = saved
 
 
 @settings(max_examples=200, deadline=None)
@@ -374,6 +381,35 @@ def test_tiny_blocks_match_one_block_and_oracle(
     tiny = blocked(params, y_true, y_pred, block, max_block)
     assert_same(tiny, whole)
     assert_same(tiny, oracle(y_true.tolist(), y_pred.tolist(), **params))
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair(), params_strategy, st.sampled_from([2, 7, 1 << 30]))
+def test_owner_routes_agree(data: tuple[np.ndarray, np.ndarray], params: dict, block: int) -> None:
+    # The range owning each overlap comes from binary search (sparse blocks) or
+    # from one running count over the block's points (dense blocks): both routes
+    # give the oracle's scores.
+    y_true, y_pred = data
+    expected = oracle(y_true.tolist(), y_pred.tolist(), **params)
+    for dense in (0.0, 1e18):
+        assert_same(blocked(params, y_true, y_pred, block, block, dense=dense), expected)
+
+
+@pytest.mark.parametrize("density", [0.02, 0.5, 0.97])
+def test_default_blocks_match_one_block_on_long_series(density: float) -> None:
+    # 2 * 10**5 points: many default-sized blocks (sized from their bounds),
+    # against one block and against blocks of 64 points, for every bias.
+    rng = np.random.default_rng(int(density * 100))
+    n = 200_000
+    y_true = (rng.random(n) < density).astype(np.int8)
+    y_true[50_000:90_000] = 1
+    y_pred = y_true.copy()
+    y_pred[rng.random(n) < 0.2] ^= 1
+    for bias in BIASES:
+        params = {"bias_r": bias, "bias_p": bias, "alpha_p": 0.25}
+        default = RangeBased(**params)(y_true, y_pred)
+        assert_same(default, blocked(params, y_true, y_pred, 1 << 30, 1 << 30))
+        assert_same(default, blocked(params, y_true, y_pred, 64, 64))
 
 
 def test_block_borders_split_no_overlap() -> None:

@@ -1,25 +1,29 @@
 """Block-streamed sums behind RP/RR (Tatbul et al., NeurIPS 2018), see :mod:`.range_based`.
 
-The series is cut into blocks of about :data:`BOUNDS_PER_BLOCK` range bounds
-at points that are 0 in both series, so that no real or predicted range
-crosses a block border and every block is scored on its own.  Inside a block:
+The pair of series is cut into blocks of about :data:`BOUNDS_PER_BLOCK` range
+bounds.  A block border is a point where ``y_true & y_pred`` is 0, so no
+*overlap* (event of ``y_true & y_pred``, the one intersection ``R_i & P_j`` of
+an overlapping real and predicted range) is ever cut.  Inside a block:
 
-* the real ranges ``R``, the predicted ranges ``P`` and their *overlaps* (the
-  events of ``y_true & y_pred``) are read from the block's bounds; two ranges
-  of one series never touch, so every overlap is exactly one intersection
-  ``R_i & P_j`` and every overlapping pair ``(R_i, P_j)`` has exactly one;
+* the bounds of the real ranges, the predicted ranges and the overlaps are
+  read from the block's points (``flatnonzero`` of neighbour differences);
 * the owner of an overlap in each series (the range containing its first
   point) is the rank of its start among that series' bounds: one running count
-  over the block's points when bounds are dense (both series in one pass),
-  binary search when sparse;
-* each owning range's positional-bias weighted overlap size and number of
-  overlaps (the cardinality ``x``) give its term ``alpha * existence + (1 -
-  alpha) * gamma * sum omega`` of recall or precision (Tatbul et al., eqs.
-  3-10); ranges without overlap add 0.
+  over the block's points of both series' bounds packed in one int64 when
+  bounds are dense, binary search when sparse;
+* the positional-bias weights of the overlaps (closed forms, exact integers)
+  are summed per owning range with the number of its overlaps (the
+  cardinality ``x``), giving the range's term ``alpha * existence + (1 -
+  alpha) * gamma * omega`` of recall or precision (Tatbul et al., eqs. 3-10);
+  ranges without overlap add 0.
 
-Block-relative positions are int32 in scratch buffers reused from block to
-block, and every per-event step writes into them (``out=``), so a block's work
-stays in cache and allocates (almost) nothing.
+A range crossing a block border keeps its true bounds (its end is looked up
+once when it first crosses), and its overlaps are summed across blocks before
+its one term is formed (:class:`Side`).  Per-event steps write into scratch
+buffers reused from block to block (``out=``), so a block's work stays in
+cache, memory is bounded by the block size and no array grows with the number
+of events.  Weights are exact while ``L (L + 1) < 2**53`` (ranges shorter than
+about 9e7 points); longer ranges get correctly rounded floating-point sums.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import numpy as np
 
 __all__ = [
     "BLOCK", "MAX_BLOCK", "BOUNDS_PER_BLOCK", "DENSE_FACTOR",
-    "triangular", "prefix_weight", "BlockScorer", "block_end",
+    "triangular", "prefix_weight", "side_sum", "Side", "BlockScorer", "block_end",
 ]
 
 #: Smallest nominal points per block.
@@ -42,10 +46,7 @@ BOUNDS_PER_BLOCK = 1 << 15
 #: Owners come from a running count over the block's points when
 #: ``overlaps * log2(bounds) * DENSE_FACTOR >= points``, else from binary search.
 DENSE_FACTOR = 4.0
-#: Blocks shorter than this have int32 positions and float64 products (exact:
-#: every product and sum stays below 2**53); longer blocks use int64 throughout.
-NARROW = 1 << 26
-
+#: ``buffer(name, n, dtype)``: a scratch array of at least ``n`` elements, reused between blocks.
 Buffer = Callable[[str, int, type], np.ndarray]
 
 
@@ -118,39 +119,39 @@ def _owners(
 
 
 def _doubled_weights(
-    a: np.ndarray, b: np.ndarray, start: np.ndarray, end: np.ndarray, bias: str, buf: Buffer,
+    a: np.ndarray, b: np.ndarray, anchor: np.ndarray | None, length: np.ndarray, bias: str, buf: Buffer,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``c * (W(b - s, L) - W(a - s, L))`` and ``c * W(L, L)`` of overlaps ``[a, b)`` of ranges ``[s, e)`` (int64, exact).
+    """``c (W(b - s, L) - W(a - s, L))`` and ``c W(L, L)`` of overlaps ``[a, b)`` of ranges ``[s, e)`` (int64, exact).
 
-    ``c = 2`` for front and back, whose closed forms ``T(e - a) - T(e - b) =
-    (b - a)(2e + 1 - a - b) / 2`` and ``T(b - s) - T(a - s) = (b - a)(a + b +
-    1 - 2s) / 2`` and ``T(L) = L (L + 1) / 2`` are then halving-free; ``c = 1``
-    for flat and middle.  Only their ratio (omega) is used, which the common
-    factor leaves unchanged.
+    ``anchor`` is the range's end ``e`` for the front bias, its start ``s``
+    for back and middle, unused for flat; ``length`` is ``L = e - s`` (both
+    are overwritten).  ``c = 2`` for front and back, whose closed forms
+    ``T(e - a) - T(e - b) = (b - a)(2e + 1 - a - b) / 2``, ``T(b - s) - T(a -
+    s) = (b - a)(a + b + 1 - 2s) / 2`` and ``T(L) = L (L + 1) / 2`` are then
+    halving-free; ``c = 1`` for flat and middle.  Only their ratio (omega) is
+    used, which the common factor leaves unchanged.
     """
     m = a.shape[0]
-    covered, total = buf("covered", m, np.int64)[:m], buf("total", m, np.int64)[:m]
-    np.subtract(end, start, out=total)
+    covered = buf("covered", m, np.int64)[:m]
     if bias == "middle":
-        covered[:] = prefix_weight(b - start, total, bias) - prefix_weight(a - start, total, bias)
-        total[:] = prefix_weight(total, total, bias)
-        return covered, total
+        covered[:] = prefix_weight(b - anchor, length, bias) - prefix_weight(a - anchor, length, bias)
+        length[:] = prefix_weight(length, length, bias)
+        return covered, length
     np.subtract(b, a, out=covered)
     if bias == "flat":
-        return covered, total
-    other = buf("other", m, np.int64)[:m]
+        return covered, length
+    np.left_shift(anchor, 1, out=anchor)
     if bias == "front":
-        np.left_shift(end, 1, out=other)
-        np.subtract(other, a, out=other)
+        np.subtract(anchor, a, out=anchor)
+        np.subtract(anchor, b, out=anchor)
     else:
-        np.left_shift(start, 1, out=other)
-        np.subtract(a, other, out=other)
-    np.add(other, b, out=other) if bias == "back" else np.subtract(other, b, out=other)
-    np.add(other, 1, out=other)
-    np.multiply(covered, other, out=covered)
-    np.add(total, 1, out=other)
-    np.multiply(total, other, out=total)
-    return covered, total
+        np.subtract(a, anchor, out=anchor)
+        np.add(anchor, b, out=anchor)
+    np.add(anchor, 1, out=anchor)
+    np.multiply(covered, anchor, out=covered)
+    np.add(length, 1, out=anchor)
+    np.multiply(length, anchor, out=length)
+    return covered, length
 
 
 def side_sum(
@@ -181,10 +182,13 @@ def side_sum(
         by ``W(L, L)``, as in Tatbul et al.'s ``omega``.
     """
     alpha, cardinality, bias = params
-    m = owner.shape[0]
-    start = np.take(own[0], owner, out=buf("start", m, np.int64)[:m], mode="clip")
-    end = np.take(own[1], owner, out=buf("end", m, np.int64)[:m], mode="clip")
-    covered, total = _doubled_weights(z_s, z_e, start, end, bias, buf)
+    m, n_own = owner.shape[0], own[0].shape[0]
+    own_length = np.subtract(own[1], own[0], out=buf("own_length", n_own, np.int64)[:n_own])
+    length = np.take(own_length, owner, out=buf("length", m, np.int64)[:m], mode="clip")
+    anchor = None
+    if bias != "flat":
+        anchor = np.take(own[1 if bias == "front" else 0], owner, out=buf("anchor", m, np.int64)[:m], mode="clip")
+    covered, total = _doubled_weights(z_s, z_e, anchor, length, bias, buf)
     new = buf("new", m, np.bool_)[:m]
     new[0] = True
     np.not_equal(owner[1:], owner[:-1], out=new[1:])
@@ -204,15 +208,15 @@ def _grouped_sum(covered: np.ndarray, total: np.ndarray, first: np.ndarray, alph
 
 
 def _covered_sum(z_s: np.ndarray, z_e: np.ndarray, start: int, end: int, bias: str, buf: Buffer) -> tuple[float, int]:
-    """Summed (doubled) weight of overlaps ``[z_s, z_e)`` of the one range ``[start, end)``, and the range's (doubled) ``W(L, L)``."""
+    """Summed (doubled) weight of overlaps ``[z_s, z_e)`` of the one range ``[start, end)``, and its (doubled) ``W(L, L)``."""
     m = z_s.shape[0] + 1
     a, b = buf("a", m, np.int64)[:m], buf("b", m, np.int64)[:m]
     a[0], b[0] = start, end
     a[1:], b[1:] = z_s, z_e
-    s_, e_ = buf("start", m, np.int64)[:m], buf("end", m, np.int64)[:m]
-    s_.fill(start)
-    e_.fill(end)
-    covered, total = _doubled_weights(a, b, s_, e_, bias, buf)
+    anchor, length = buf("anchor", m, np.int64)[:m], buf("length", m, np.int64)[:m]
+    anchor.fill(end if bias == "front" else start)
+    length.fill(end - start)
+    covered, total = _doubled_weights(a, b, anchor, length, bias, buf)
     return float(covered[1:].sum()), int(covered[0])
 
 
@@ -299,7 +303,8 @@ class Side:
         start, end, covered, count = range_
         if count == 0:
             return 0.0
-        _, total = _covered_sum(np.zeros(0, np.int64), np.zeros(0, np.int64), start, end, bias, lambda *a: np.empty(a[1], a[2]))
+        empty = np.zeros(0, dtype=np.int64)
+        _, total = _covered_sum(empty, empty, start, end, bias, lambda _name, n, dtype: np.empty(n, dtype=dtype))
         omega = covered / total
         if cardinality == "reciprocal":
             omega /= count

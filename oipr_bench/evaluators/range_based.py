@@ -26,14 +26,23 @@ front-end bias, precision alpha 0 with a flat bias, reciprocal cardinality.
 
 How it is computed
 ------------------
-Ranges within one series are disjoint and sorted, so the predicted ranges
-overlapping a real range form a contiguous block found with
-``np.searchsorted``; all overlapping (real, predicted) pairs come out of one
-vectorised expansion (at most ``Nr + Np - 1`` pairs).  The positional-bias
-weight of a range prefix has a closed form ``W(n, L) = sum_{i<=n} delta(i, L)``
-(triangular numbers), so the weight of an intersection ``[a, b)`` inside a range
-starting at ``s`` is ``W(b - s, L) - W(a - s, L)``, computed in exact int64
-arithmetic.  Everything after the event extraction is O(number of events).
+Two ranges of one series never touch, so each overlapping (real, predicted)
+pair ``(R_i, P_j)`` meets in exactly one *overlap*, an event of ``y_true &
+y_pred``, and every overlap belongs to exactly one real and one predicted
+range (its *owners*).  The positional-bias weight of a range prefix has a
+closed form ``W(n, L) = sum_{i<=n} delta(i, L)`` (triangular numbers), so the
+weight of an overlap ``[a, b)`` of a range ``[s, e)`` is ``W(b - s, L) -
+W(a - s, L)``, an exact integer; a range's omega is the sum of its overlaps'
+weights over ``W(L, L)`` and its cardinality ``x`` is its number of overlaps.
+
+The pair is streamed block by block (:mod:`._range_based_blocks`): block
+borders are points where ``y_true & y_pred`` is 0, so no overlap is cut; a
+range crossing a border is carried to the next block with its true bounds.  In
+a block, the bounds of both series and of the overlaps are read once, the
+owners of the overlaps come from one running count over the block's points
+(binary search when events are sparse), and every per-event step writes into
+buffers reused from block to block.  Time is O(T) with small constants and
+memory O(block), whatever the number of events.
 
 Degenerate inputs (a documented policy; Tatbul et al. leave them undefined)
 ----------------------------------------------------------------------------
@@ -89,7 +98,7 @@ class RangeBased(Evaluator):
     paper's Table 3 setting, which reproduces its Table A1 RP/RR column.
     Degenerate inputs: an all-zero prediction and a series without
     ground-truth anomaly both give ``P = R = F1 = 0`` (see the module
-    docstring).  Cost: O(T) to find the events, then O(number of events).
+    docstring).  Cost: O(T) time, streamed in blocks of bounded memory.
 
     Examples
     --------
