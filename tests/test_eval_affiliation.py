@@ -286,9 +286,10 @@ def test_table_a1_am_column():
             assert np.all(np.abs(mean - np.array(expected)) <= 3 * se), (case.id, mean, expected, se)
 
 
-def _with_blocks(monkeypatch, points, zones, pieces, dense):
+def _with_blocks(monkeypatch, points, zones, pieces, dense, compact=4):
     from oipr_bench.evaluators import _affiliation_blocks as blocks
 
+    monkeypatch.setattr(blocks, "COMPACT_BELOW", compact)
     monkeypatch.setattr(blocks, "BLOCK_POINTS", points)
     monkeypatch.setattr(blocks, "ZONE_BLOCK", zones)
     monkeypatch.setattr(blocks, "PIECE_BLOCK", pieces)
@@ -301,7 +302,7 @@ def assert_close(got, want, tol=1e-12):
 
 
 BLOCK_SETTINGS = st.tuples(
-    st.integers(1, 5), st.integers(1, 4), st.integers(1, 4), st.sampled_from([0, 10**9])
+    st.integers(1, 5), st.integers(1, 4), st.integers(1, 4), st.sampled_from([0, 10**9]), st.sampled_from([1, 10**9])
 )
 
 
@@ -311,7 +312,8 @@ def test_tiny_blocks_match_one_block_and_oracle(monkeypatch, pair, sizes):
     # Tiny blocks put block borders inside events, between the pieces of one
     # zone (a zone with more pieces than PIECE_BLOCK is visited in runs) and
     # between a piece and its recall neighbours; DENSE_SPAN_FACTOR 0 / 1e9
-    # forces binary search / the dense running count when counting cuts.
+    # forces binary search / the dense running count when counting cuts, and
+    # COMPACT_BELOW 1 / 1e9 runs the closed forms on the selected pieces only / on all.
     y_true, y_pred = pair
     whole = AM(y_true, y_pred)
     zones_whole = AM.zones(y_true, y_pred) if any(y_true) else None
@@ -327,7 +329,7 @@ def test_tiny_blocks_match_one_block_and_oracle(monkeypatch, pair, sizes):
 
 
 @pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
-@pytest.mark.parametrize("sizes", [(7, 3, 2, 0), (16, 5, 3, 10**9), (1 << 16, 1 << 14, 1 << 14, 4)])
+@pytest.mark.parametrize("sizes", [(7, 3, 2, 0, 1), (16, 5, 3, 10**9, 10**9), (1 << 16, 1 << 14, 1 << 14, 4, 4)])
 def test_benchmark_families_small_n_match_oracle(monkeypatch, family, sizes):
     # The worst-case families of benchmarks/run.py at N = 3000, with block
     # sizes that cut events, zones and piece runs, against the literal oracle.
@@ -353,7 +355,7 @@ def test_blocks_on_long_random_series_match_oracle(monkeypatch, seed):
     y_true = (rng.random(n) < 0.3).astype(np.int8)
     y_pred = (rng.random(n) < 0.4).astype(np.int8)
     want = oracle(y_true, y_pred)
-    for sizes in [(64, 16, 8, 0), (64, 16, 8, 10**9), (5, 2, 1, 4)]:
+    for sizes in [(64, 16, 8, 0, 1), (64, 16, 8, 10**9, 10**9), (5, 2, 1, 4, 4)]:
         with monkeypatch.context() as m:
             _with_blocks(m, *sizes)
             assert_same(AM(y_true, y_pred), want)

@@ -2,27 +2,29 @@
 
 The evaluator works on events, never on points, and visits them in blocks
 small enough to stay in the processor's cache, so that series with millions
-of events (an alternating series has ``T / 2``) cost a bounded amount of
-memory and few passes over memory:
+of events (an alternating series has ``T / 2``) cost bounded memory and few
+passes over memory (issue 11, part 4):
 
-1. :func:`series_events` finds the event bounds of a series block by block
-   (``BLOCK_POINTS`` points at a time, one reused buffer).
+1. :func:`series_events` finds the event bounds of a series
+   ``BLOCK_POINTS`` points at a time, in one reused buffer.
 2. :func:`stream_zones` walks the affiliation zones ``ZONE_BLOCK`` at a time.
-   For each zone ``j`` it counts the predicted events that end at or before
-   its left border and start before its right border (a merge of sorted
-   positions, by binary search or by one dense running count over the
-   block, whichever is cheaper), so zone ``j`` holds the predicted events
-   ``f_j .. l_j - 1``, clipped to the zone: its *pieces* ``Y_j``.
+   :func:`piece_ranges` counts, for each zone ``j``, the predicted events
+   that end at or before its left border and those that start before its
+   right border (:func:`ends_at_most`: binary search, or one running count
+   over the points of the block's span, whichever is cheaper), so zone ``j``
+   holds the predicted events ``f_j .. l_j - 1`` clipped to the zone: its
+   *pieces* ``Y_j``.
 3. The zones of a block are cut into groups of at most ``PIECE_BLOCK``
    pieces; a zone with more pieces than that is visited alone, in runs of
-   pieces that each know their neighbours.  Per piece, the closed forms of
-   :func:`precision_integrals` and :func:`recall_gap_integrals` give the
-   integrals of Sec. 3, summed per zone with ``np.add.reduceat``.
+   pieces that each know their neighbours.  :func:`piece_sums` applies the
+   closed forms of Sec. 3 (:func:`precision_outside`,
+   :func:`anchored_deficit`) to the pieces that need them (a piece inside
+   ``J_j`` has precision integrand 1; a stretch of ``J_j`` covered by a piece
+   has recall integrand 1) and sums them per zone.
 
-Every coordinate is a multiple of 1/2 and every closed form is a product of
-differences, so the integrals are exact (or correctly rounded) while
-``T`` stays below about ``2**24``; the per-zone sums do not depend on the
-block sizes beyond the order of additions.
+Every coordinate is a multiple of 1/2, and every closed form is a product
+of a difference and a sum of clipped bounds (never a difference of large
+squares), so long series suffer no cancellation.
 """
 
 from __future__ import annotations
@@ -33,31 +35,39 @@ import numpy as np
 
 __all__ = [
     "BLOCK_POINTS",
+    "COMPACT_BELOW",
     "DENSE_SPAN_FACTOR",
     "PIECE_BLOCK",
     "ZONE_BLOCK",
-    "index_dtype",
     "anchored_deficit",
+    "ends_at_most",
+    "index_dtype",
     "mirrored_deficit",
+    "piece_ranges",
     "piece_sums",
     "precision_outside",
     "series_events",
     "stream_zones",
+    "zone_borders",
 ]
 
 #: Points per block when extracting event bounds.
-BLOCK_POINTS = 1 << 16
+BLOCK_POINTS = 1 << 18
 #: Affiliation zones per block (cut counting).
-ZONE_BLOCK = 1 << 14
+ZONE_BLOCK = 1 << 15
 #: Predicted pieces per group (closed forms); bounds the temporaries of one call.
-PIECE_BLOCK = 1 << 14
+PIECE_BLOCK = 1 << 15
 
-#: A block's cut counting uses one dense running count when the span of its
-#: cuts is at most this many times (number of cuts x log2 of predicted events).
-DENSE_SPAN_FACTOR = 4
+#: A block's cut counting uses one running count over the points of its span
+#: when the span is at most this many times (number of cuts x log2 of predicted events).
+DENSE_SPAN_FACTOR = 2
 
-#: ``sink(first_zone, precision_sum, piece_length, recall_deficit)``: per-zone results of one group.
-Sink = Callable[[int, np.ndarray, np.ndarray, np.ndarray], None]
+#: Closed forms run on the selected pieces only when fewer than one in this many is selected.
+COMPACT_BELOW = 4
+
+#: ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``: per-zone
+#: results of one group (see :func:`stream_zones`; ``recall_deficit`` ``None`` means all 0).
+Sink = Callable[..., None]
 
 
 def index_dtype(length: int) -> type:
@@ -66,55 +76,56 @@ def index_dtype(length: int) -> type:
 
 
 def series_events(y: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Events ``[start, end)`` of a 0/1 int8 or bool series, as two ``dtype`` arrays (views).
+    """Events ``[start, end)`` of a 0/1 int8 or bool series, as two ``dtype`` arrays (strided views).
 
-    Two passes of ``BLOCK_POINTS`` points: the first counts the bounds (a
-    bound sits where a point differs from its left neighbour, the series
-    padded with 0), the second writes them into one preallocated array.
+    A bound sits where a point differs from its left neighbour (the series
+    padded with 0).  They are found ``BLOCK_POINTS`` points at a time in one
+    reused buffer and written as ``dtype`` straight into an array sized for
+    the most bounds possible (``T + 1``; untouched pages cost nothing), which
+    is copied down when the series has few events.
     """
     b = y.view(np.bool_)
     n = b.shape[0]
     buf = np.empty(min(BLOCK_POINTS, n), dtype=np.bool_)
-    total = int(b[0]) + int(b[-1])
-    for s in range(1, n, BLOCK_POINTS):
-        e = min(s + BLOCK_POINTS, n)
-        total += int(np.count_nonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s])))
-    bounds = np.empty(total, dtype=dtype)
-    k = 0
-    if b[0]:
-        bounds[0] = 0
-        k = 1
+    bounds = np.empty(n + 1, dtype=dtype)
+    bounds[0] = 0
+    k = int(b[0])
     for s in range(1, n, BLOCK_POINTS):
         e = min(s + BLOCK_POINTS, n)
         idx = np.flatnonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s]))
-        part = bounds[k : k + idx.shape[0]]
-        np.add(idx, s, out=part, casting="unsafe")
+        np.add(idx, s, out=bounds[k : k + idx.shape[0]], casting="unsafe")
         k += idx.shape[0]
-    if b[-1]:
-        bounds[k] = n
+    bounds[k] = n
+    k += int(b[-1])
+    bounds = bounds[:k].copy() if 4 * k < n else bounds[:k]
     return bounds[0::2], bounds[1::2]
 
 
-def count_at_most(sorted_values: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """``searchsorted(sorted_values, queries, "right")`` for increasing integer ``queries``.
+def ends_at_most(pe: np.ndarray, predicted: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """Number of predicted events ending at or before each of the increasing ``queries``.
 
-    Only the values between the first and the last query are looked at;
-    when they are dense relative to the queries' span, one running count
-    over the span (a cumulative sum of marks) replaces the binary searches.
+    ``searchsorted(pe, queries, "right")``, looking only at the ends between
+    the first and the last query: when they are dense relative to the
+    queries, one running count over the points of that span replaces the
+    binary searches (an event ends at ``x`` when point ``x - 1`` is
+    predicted and point ``x`` is not, read from ``predicted``).
     """
-    kind = sorted_values.dtype.type
-    k0 = int(np.searchsorted(sorted_values, kind(queries[0]), side="right"))
-    k1 = int(np.searchsorted(sorted_values, kind(queries[-1]), side="right"))
+    kind = pe.dtype.type
+    k0 = int(np.searchsorted(pe, kind(queries[0]), side="right"))
+    k1 = int(np.searchsorted(pe, kind(queries[-1]), side="right"))
     if k1 == k0:
         return np.full(queries.shape[0], k0, dtype=np.int64)
-    inner = sorted_values[k0:k1]
     first = int(queries[0])
-    span = int(queries[-1]) - first
-    if span > DENSE_SPAN_FACTOR * queries.shape[0] * max(1, int(k1 - k0).bit_length()):
+    last = int(queries[-1])
+    if last - first > DENSE_SPAN_FACTOR * queries.shape[0] * max(1, (k1 - k0).bit_length()):
+        inner = pe[k0:k1]
         return np.searchsorted(inner, queries.astype(inner.dtype), side="right") + k0
-    marks = np.bincount(inner - first, minlength=span + 1)
-    np.cumsum(marks, out=marks)
-    counts = np.take(marks, queries - first)
+    # running[i] = ends in (first, first + i]; an end at x <= last < T is a 1 -> 0 step.
+    running = np.empty(last - first + 1, dtype=np.int32)
+    running[0] = 0
+    np.greater(predicted[first:last], predicted[first + 1 : last + 1], out=running[1:], casting="unsafe")
+    np.cumsum(running, out=running)
+    counts = np.take(running, queries - first).astype(np.int64)
     counts += k0
     return counts
 
@@ -139,29 +150,31 @@ def zone_borders(gs: np.ndarray, ge: np.ndarray, j0: int, j1: int, length: int) 
     return cuts
 
 
-def piece_ranges(ps: np.ndarray, pe: np.ndarray, cuts: np.ndarray, j0: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+def piece_ranges(
+    pe: np.ndarray, predicted: np.ndarray, cuts: np.ndarray, j0: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
     """First and one-past-last predicted event of each zone of a block (``f_j``, ``l_j``).
 
     ``f_j`` counts the predicted events ending at or before ``lo_j``
-    (``2 end <= cut``), ``l_j`` those starting before ``hi_j``
-    (``2 start < cut``): the second count exceeds the first by one exactly
-    when the cut falls strictly inside a predicted event.
+    (``2 end <= cut``), ``l_j`` those starting before ``hi_j``: one more
+    exactly when the cut falls strictly inside a predicted event, i.e. when
+    the points on both sides of it are predicted (``predicted``, bool; a cut
+    at a half-integer ``x + 1/2`` has point ``x`` on both sides).
     """
-    m = ps.shape[0]
+    m = pe.shape[0]
     inner = slice(1 if j0 == 0 else 0, cuts.shape[0] - (1 if j0 + cuts.shape[0] - 1 == n else 0))
     ended = np.zeros(cuts.shape[0], dtype=np.int64)
-    started = np.zeros(cuts.shape[0], dtype=np.int64)
     if j0 + cuts.shape[0] - 1 == n:
-        ended[-1] = started[-1] = m
+        ended[-1] = m
+    started = ended.copy()
     inside = cuts[inner]
     if inside.shape[0] and m:
-        count = count_at_most(pe, inside >> 1)
-        ended[inner] = count
-        clipped = np.minimum(count, m - 1)
-        k0 = int(clipped[0])
-        nxt = np.take(ps[k0 : int(clipped[-1]) + 1], clipped - k0).astype(np.int64)
-        nxt *= 2
-        started[inner] = count + ((count < m) & (nxt < inside))
+        half = inside >> 1
+        count = ended[inner]
+        count[:] = ends_at_most(pe, predicted, half)
+        spans = np.take(predicted, half)
+        spans &= np.take(predicted, np.subtract(inside, 1, out=half) >> 1)
+        np.add(count, spans, out=started[inner])
     return ended[:-1], started[1:]
 
 
@@ -224,8 +237,8 @@ def piece_sums(
     u: np.ndarray, v: np.ndarray, owner: np.ndarray, width: np.ndarray,
     geometry: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     left_start: np.ndarray, right_end: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per zone (``owner`` indexes ``width``): ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Per zone (``owner`` indexes ``width``): ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit (``None``: 0).
 
     ``geometry`` holds each piece's ``a, b, lo, hi``.  Inside ``J_j`` the
     precision integrand is 1, so only pieces reaching outside ``J_j`` enter
@@ -246,14 +259,22 @@ def piece_sums(
     outside = inside < length
     precision = _per_zone(owner, inside, k)
     precision *= width
-    precision += _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi)
+    precision = _plus(precision, _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi))
     x1 = np.maximum(v, a)
     x2 = np.minimum(right_end, b)
     deficit = _masked_sum(np.less(x1, x2, out=outside), owner, k, anchored_deficit, x1, x2, v, hi)
     np.maximum(left_start, a, out=x1)
     np.minimum(u, b, out=x2)
-    deficit += _masked_sum(np.less(x1, x2, out=outside), owner, k, mirrored_deficit, x1, x2, u, lo)
+    deficit = _plus(deficit, _masked_sum(np.less(x1, x2, out=outside), owner, k, mirrored_deficit, x1, x2, u, lo))
     return precision, _per_zone(owner, length, k), deficit
+
+
+def _plus(total: np.ndarray | None, part: np.ndarray | None) -> np.ndarray | None:
+    """``total + part`` in place, where ``None`` stands for all zeros."""
+    if total is None or part is None:
+        return part if total is None else total
+    total += part
+    return total
 
 
 def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarray:
@@ -263,13 +284,19 @@ def _per_zone(owner: np.ndarray | None, values: np.ndarray, k: int) -> np.ndarra
 
 def _masked_sum(
     mask: np.ndarray, owner: np.ndarray | None, k: int, kernel: Callable[..., np.ndarray], *arrays: np.ndarray
-) -> np.ndarray:
-    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds (the others contribute 0)."""
-    idx = np.flatnonzero(mask)
-    if idx.shape[0] == 0:
-        return np.zeros(k)
-    if idx.shape[0] == mask.shape[0]:
+) -> np.ndarray | None:
+    """Per-zone sums of ``kernel`` over the pieces where ``mask`` holds (``None`` if it never holds).
+
+    ``kernel`` gives 0 where ``mask`` fails, so when ``mask`` holds for more
+    than ``1 / COMPACT_BELOW`` of the pieces it runs on all of them; below
+    that, on the selected pieces only.
+    """
+    hits = int(np.count_nonzero(mask))
+    if hits == 0:
+        return None
+    if hits * COMPACT_BELOW > mask.shape[0]:
         return _per_zone(owner, kernel(*arrays), k)
+    idx = np.flatnonzero(mask)
     values = kernel(*(np.take(x, idx) for x in arrays))
     if owner is None:
         out = np.zeros(k)
@@ -284,13 +311,14 @@ def mirrored_deficit(x1: np.ndarray, x2: np.ndarray, q: np.ndarray, near: np.nda
 
 
 def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndarray) -> np.ndarray:
-    """``∫_{x1}^{x2} (d + min(d, far - x)) dx`` with ``d = x - p``, for ``p <= x1 < x2 <= far``.
+    """``∫_{x1}^{x2} (d + min(d, far - x)) dx`` with ``d = x - p``, for ``p <= x1`` and ``x2 <= far`` (0 if ``x2 <= x1``).
 
     ``min(d, far - x) = d - 2 (x - c)_+`` with the kink ``c = (p + far) / 2``,
     so the integral is ``(x2 - x1)(x1 + x2 - 2p) - (e2^2 - e1^2)`` with
     ``e = (x - c)_+``.  The stretch before a piece is the mirror image
     ``x -> -x`` (:func:`mirrored_deficit`).
     """
+    x2 = np.maximum(x2, x1)  # an empty stretch gives 0
     d = x2 - x1
     w = x1 + x2
     w -= p
@@ -309,19 +337,23 @@ def anchored_deficit(x1: np.ndarray, x2: np.ndarray, p: np.ndarray, far: np.ndar
     return d
 
 
-def stream_zones(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, length: int, sink: Sink) -> None:
+def stream_zones(
+    gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, predicted: np.ndarray, sink: Sink
+) -> None:
     """Per-zone integrals of Sec. 3 for every zone holding a prediction, ``ZONE_BLOCK`` zones at a time.
 
     ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``
     receives, for the zones ``zones`` (increasing, each once) with
     ``|Y_j| > 0``: ``|I_j|``, ``|J_j|``, ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the
-    recall deficit of :func:`recall_gap_integrals` summed over ``Y_j``.
+    recall deficit of :func:`piece_sums` summed over ``Y_j``.  ``predicted``
+    is ``y_pred`` as bool, ``(ps, pe)`` its events and ``(gs, ge)`` those of ``y_true``.
     """
     n = gs.shape[0]
+    length = predicted.shape[0]
     for j0 in range(0, n, ZONE_BLOCK):
         j1 = min(j0 + ZONE_BLOCK, n)
         cuts = zone_borders(gs, ge, j0, j1, length)
-        first, stop = piece_ranges(ps, pe, cuts, j0, n)
+        first, stop = piece_ranges(pe, predicted, cuts, j0, n)
         counts = stop - first
         borders = cuts * 0.5
         total = np.cumsum(counts)
@@ -348,27 +380,28 @@ def _zone_group(
     b = ge[j0 : j0 + k].astype(np.float64)
     lo, hi = borders[:-1], borders[1:]
     width = hi - lo
-    b -= a  # |J_j| from here on; the pieces need a + |J_j|
     e0 = int(first[0])
     if counts.min() == 1 and counts.max() == 1 and int(first[-1]) - e0 == k - 1:
         # Each zone holds exactly one piece, of its own predicted event: pieces and zones coincide.
         u = np.maximum(ps[e0 : e0 + k], lo)
         v = np.minimum(pe[e0 : e0 + k], hi)
-        sums = piece_sums(u, v, None, width, (a, a + b, lo, hi), lo, hi)
+        sums = piece_sums(u, v, None, width, (a, b, lo, hi), lo, hi)
+        b -= a
         sink(np.arange(j0, j0 + k), width, b, *sums)
         return
     has = counts > 0
     if not has.any():
         return
     owner, event, e0 = _expand(first, counts)
-    pa, pb, plo, phi = (np.take(x, owner) for x in (a, a + b, lo, hi))
+    pa, pb, plo, phi = (np.take(x, owner) for x in (a, b, lo, hi))
     e1 = e0 + int(event[-1]) + 1
     u = np.maximum(np.take(ps[e0:e1], event), plo)
     v = np.minimum(np.take(pe[e0:e1], event), phi)
     left_start, right_end = _neighbour_bounds(u, v, owner[1:] == owner[:-1], plo, phi)
     sums = piece_sums(u, v, owner, width, (pa, pb, plo, phi), left_start, right_end)
     zones = np.flatnonzero(has)
-    sink(zones + j0, width[zones], b[zones], *(x[zones] for x in sums))
+    b -= a
+    sink(zones + j0, width[zones], b[zones], *(None if x is None else x[zones] for x in sums))
 
 
 def _expand(first: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -420,5 +453,5 @@ def _big_zone(
         owner = np.zeros(k1 - k0, dtype=np.intp)
         run = piece_sums(u[keep], v[keep], owner, width, geometry, left_start[keep], right_end[keep])  # type: ignore[arg-type]
         for total, part in zip(sums, run):
-            total += part
+            total += 0.0 if part is None else part
     sink(np.array([j]), width, np.array([b - a]), *sums)

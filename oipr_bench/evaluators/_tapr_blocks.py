@@ -82,6 +82,14 @@ class Totals:
         self.count = 0
         self.ties: list[tuple[int, float]] = []
 
+    def add_one(self, ratio: float, start: int) -> None:
+        """Add the ratio of one event starting at global position ``start``."""
+        self.total += ratio
+        self.detected += ratio > self.theta
+        self.count += 1
+        if self.theta > 0.0 and abs(ratio - self.theta) <= TIE_WINDOW:
+            self.ties.append((start, ratio))
+
     def add(self, ratio: np.ndarray, starts: np.ndarray, offset: int = 0) -> None:
         """Add the ratios of events starting at the global positions ``starts + offset``."""
         if ratio.shape[0] == 0:
@@ -148,6 +156,12 @@ class _Labels:
             return self.counts.take(x)
         return np.searchsorted(self.starts, x, side="right")
 
+    def one(self, x: int) -> int:
+        """Label of the one block point ``x``."""
+        if self.dense:
+            return int(self.counts[x])
+        return int(np.searchsorted(self.starts, x, side="right"))
+
 
 class _Pending:
     """An anomaly whose ambiguous region crosses a block border, with its partial score."""
@@ -178,17 +192,15 @@ class _Stream:
         self.both_counts = np.zeros(size + 1, dtype=np.int32)  # [0] stays 0: no point before the block
         self.marks = np.empty(size, dtype=np.bool_)
         self.labels = np.empty(size, dtype=np.int32)
-        self.before = 0  # points anomalous and predicted before the current block
-        self.a_open: tuple[int, int] | None = None  # (start, count before it) of the anomaly open at b0
-        self.p_open: tuple[int, int, float] | None = None  # (start, count, ambiguous weight) likewise
+        self.a_open: tuple[int, int] | None = None  # (start, hits so far) of the anomaly open at b0
+        self.p_open: tuple[int, int, float] | None = None  # (start, hits, ambiguous weight so far) likewise
         self.pending: _Pending | None = None  # anomaly whose region crosses b0
 
     def block(self, b0: int, b1: int) -> bool:
         """Score the events of points ``[b0, b1)``; return whether the block is dense in events."""
-        ta = self._bounds(self.t, b0, b1, self.edges)
-        pa = self._bounds(self.p, b0, b1, self.p_edges)
-        count = self._both_counter(b0, b1, ta.shape[0] + pa.shape[0])
-        pa, p_close = self._split(pa, self.p_open is not None)
+        ta, a_close = self._split(self._bounds(self.t, b0, b1, self.edges), self.a_open is not None)
+        pa, p_close = self._split(self._bounds(self.p, b0, b1, self.p_edges), self.p_open is not None)
+        hits_a, hits_p = self._hits(b0, b1, (ta, a_close), (pa, p_close))
         p_starts = pa[0::2]
         pb = self.p[b0:b1]
         marks = np.logical_and(self.p_edges[: b1 - b0], pb, out=self.marks[: b1 - b0])
@@ -196,9 +208,8 @@ class _Stream:
         amb_lab = np.zeros(p_starts.shape[0] + 1)
         if self.pending is not None:
             self._pending_region(b0, b1, pb, labels, amb_lab)
-        self._anomalies(b0, b1, ta, count, pb, labels, amb_lab)
-        self._finish_predictions(b0, pa, p_close, count, amb_lab)
-        self.before += int(count(b1 - b0))
+        self._anomalies(b0, b1, (ta, a_close), hits_a, pb, labels, amb_lab)
+        self._finish_predictions(b0, (pa, p_close), hits_p, amb_lab)
         return (ta.shape[0] + pa.shape[0]) * 64 >= b1 - b0
 
     def _bounds(self, y: np.ndarray, b0: int, b1: int, buffer: np.ndarray) -> np.ndarray:
@@ -217,16 +228,40 @@ class _Stream:
             bounds = np.append(bounds, b1 - b0)  # the last event ends with the series
         return bounds
 
-    def _both_counter(self, b0: int, b1: int, n_bounds: int) -> Any:
-        """``f(x)``: points anomalous and predicted in ``[b0, b0 + x)``, for block positions ``x`` in ``[0, b1 - b0]``."""
+    def _hits(self, b0: int, b1: int, t_events: tuple[np.ndarray, int], p_events: tuple[np.ndarray, int]) -> tuple[np.ndarray, ...]:
+        """Points anomalous and predicted in each anomaly and each prediction event, within the block.
+
+        Entry 0 is the event open at the left border, entry ``q + 1`` the
+        ``q``-th event starting in the block (see :meth:`_split`).  Few such
+        points are each placed among the events' starts (binary search); many
+        are counted by one running count of the block read at the bounds.
+        """
         both = np.logical_and(self.t[b0:b1], self.p[b0:b1], out=self.both[: b1 - b0])
         n_both = int(np.count_nonzero(both))
-        if 2 * n_both + 4 * n_bounds * max(1, n_both.bit_length()) < b1 - b0:
-            where = sparse_nonzero(both)  # few such points: binary search among them
-            return lambda x: np.searchsorted(where, x, side="left")
+        (ta, _), (pa, _) = t_events, p_events
+        search = n_both * (ta.shape[0].bit_length() + pa.shape[0].bit_length() + 4) * 3
+        if search < b1 - b0 + ta.shape[0] + pa.shape[0]:
+            where = sparse_nonzero(both)
+            return tuple(
+                np.bincount(np.searchsorted(bounds[0::2], where, side="right"), minlength=(bounds.shape[0] + 3) // 2)
+                for bounds, _ in (t_events, p_events)
+            )
         counts = self.both_counts[: b1 - b0 + 1]
         np.cumsum(both.view(np.int8), dtype=np.int32, out=counts[1:])
-        return counts.take
+        return self._event_counts(counts, *t_events), self._event_counts(counts, *p_events)
+
+    @staticmethod
+    def _event_counts(counts: np.ndarray, bounds: np.ndarray, close: int) -> np.ndarray:
+        """Per-event differences of the running ``counts`` (entry 0: the event open at the left border)."""
+        size = counts.shape[0] - 1
+        out = np.empty((bounds.shape[0] + 3) // 2, dtype=counts.dtype)
+        out[0] = counts[close] if close >= 0 else (counts[size] if close == -2 else 0)
+        at = counts.take(bounds)
+        m = bounds.shape[0] // 2
+        np.subtract(at[1::2], at[0 : 2 * m : 2], out=out[1 : m + 1])
+        if bounds.shape[0] % 2:
+            out[-1] = counts[size] - at[-1]
+        return out
 
     @staticmethod
     def _split(bounds: np.ndarray, open_in: bool) -> tuple[np.ndarray, int]:
@@ -246,36 +281,40 @@ class _Stream:
         return bounds, close
 
     def _anomalies(
-        self, b0: int, b1: int, bounds: np.ndarray, count: Any, pb: np.ndarray, labels: _Labels, amb_lab: np.ndarray
+        self,
+        b0: int,
+        b1: int,
+        events: tuple[np.ndarray, int],
+        hits: np.ndarray,
+        pb: np.ndarray,
+        labels: _Labels,
+        amb_lab: np.ndarray,
     ) -> None:
         """Score the anomalies that end in the block (the last one may wait for its region)."""
-        bounds, close = self._split(bounds, self.a_open is not None)
+        bounds, close = events
         starts, ends = bounds[0::2], bounds[1::2]
         if close >= 0:  # the anomaly open at the left border ends here
-            s0, c0 = self.a_open
+            s0, h0 = self.a_open
             nxt = b0 + int(starts[0]) if starts.shape[0] else -1
-            hits = self.before + int(count(close)) - c0
-            self._one_anomaly(b0, b1, (s0, b0 + close, hits, nxt), pb, labels, amb_lab)
-        b_count = count(bounds)  # one gather for both kinds of bound
-        s_count, e_count = b_count[0::2], b_count[1::2]
+            self._one_anomaly(b0, b1, (s0, b0 + close, h0 + int(hits[0]), nxt), pb, labels, amb_lab)
         m = ends.shape[0]
         if starts.shape[0] > m:
-            self.a_open = (b0 + int(starts[-1]), self.before + int(s_count[-1]))
-        elif close != -2:
+            self.a_open = (b0 + int(starts[-1]), int(hits[-1]))
+        elif close == -2:
+            self.a_open = (self.a_open[0], self.a_open[1] + int(hits[0]))
+        else:
             self.a_open = None
         v = min(m, starts.shape[0] - 1)  # anomalies whose next anomaly starts in the block
         if v > 0:
-            hits = e_count[:v] - s_count[:v]
-            self._anomaly_ratios(b0, starts[: v + 1], ends[:v], hits, pb, labels, amb_lab)
+            self._anomaly_ratios(b0, bounds[: 2 * v + 1], hits[1 : v + 1], pb, labels, amb_lab)
         if m > max(v, 0):
-            last = (b0 + int(starts[m - 1]), b0 + int(ends[m - 1]), int(e_count[m - 1]) - int(s_count[m - 1]), -1)
+            last = (b0 + int(starts[m - 1]), b0 + int(ends[m - 1]), int(hits[m]), -1)
             self._one_anomaly(b0, b1, last, pb, labels, amb_lab)
 
     def _anomaly_ratios(
         self,
         b0: int,
-        starts: np.ndarray,
-        ends: np.ndarray,
+        bounds: np.ndarray,
         hits: np.ndarray,
         pb: np.ndarray,
         labels: _Labels,
@@ -283,18 +322,19 @@ class _Stream:
     ) -> None:
         """``min(1, (hits + ambiguous weight) / |a|)`` of anomalies whose region ends inside the block.
 
-        ``starts`` holds one more start than ``ends``: the next anomaly's,
-        which cuts the last region.
+        ``bounds`` alternate start, end, ..., start: the last start is the
+        next anomaly's, which cuts the last region.
         """
-        span = starts[1:] - ends  # region size - 1: delta points, or up to the next anomaly
+        sizes = np.diff(bounds)  # anomaly lengths and the gaps after them, interleaved
+        span = sizes[1::2]  # region size - 1: delta points, or up to the next anomaly
         if self.cut:
             span -= self.cut
         np.minimum(span, self.delta - 1, out=span)
-        ratio = self._credit(pb, ends, span, labels, amb_lab)
+        ratio = self._credit(pb, bounds[1::2], span, labels, amb_lab)
         ratio += hits
-        ratio /= ends - starts[:-1]
+        ratio /= sizes[0::2]
         np.minimum(ratio, 1.0, out=ratio)
-        self.anomalies.add(ratio, starts[:-1], b0)
+        self.anomalies.add(ratio, bounds[0:-1:2], b0)
 
     def _one_anomaly(
         self, b0: int, b1: int, anomaly: tuple[int, int, int, int], pb: np.ndarray, labels: _Labels, amb_lab: np.ndarray
@@ -325,7 +365,13 @@ class _Stream:
         """Credit the block's points of the pending anomaly's region; score the anomaly when its region ends."""
         pend = self.pending
         lo, hi = max(pend.first, b0), min(pend.last_in, b1 - 1)
-        if hi >= lo:
+        if 0 <= hi - lo < LOOP_OFFSETS and self.delta <= LOOP_OFFSETS:
+            for x in range(lo - b0, hi - b0 + 1):  # a few points: one at a time, in point order
+                if pb[x]:
+                    weight = float(self.table[x + b0 - pend.first, pend.span])
+                    pend.amb += weight
+                    amb_lab[labels.one(x)] += weight
+        elif hi >= lo:
             offset = np.arange(lo - pend.first, hi - pend.first + 1, dtype=np.int64)
             x = offset + (pend.first - b0)
             weight = region_weights(offset, np.full(offset.shape[0], pend.span, dtype=np.int64))
@@ -334,8 +380,7 @@ class _Stream:
             pend.amb = float(np.cumsum(np.concatenate(([pend.amb], weight)))[-1])
             np.add.at(amb_lab, labels(x), weight)
         if pend.last_in < b1:
-            ratio = min(1.0, (pend.amb + pend.hits) / pend.length)
-            self.anomalies.add(np.array([ratio]), np.array([pend.start]))
+            self.anomalies.add_one(min(1.0, (pend.amb + pend.hits) / pend.length), pend.start)
             self.pending = None
 
     def _credit(self, pb: np.ndarray, first: np.ndarray, span: np.ndarray, labels: _Labels, amb_lab: np.ndarray) -> np.ndarray:
@@ -369,7 +414,8 @@ class _Stream:
                 amb[sel if owner is None else owner[sel]] += weight
             else:
                 weight = self._weights(k, span)
-                weight *= hit
+                if n_hit < hit.shape[0]:
+                    weight *= hit
                 if owner is None:
                     amb += weight
                 else:
@@ -407,25 +453,24 @@ class _Stream:
         amb += np.bincount(ids, weights=weight, minlength=amb.shape[0])
         np.add.at(amb_lab, labels(x), weight)
 
-    def _finish_predictions(self, b0: int, bounds: np.ndarray, close: int, count: Any, amb_lab: np.ndarray) -> None:
+    def _finish_predictions(self, b0: int, events: tuple[np.ndarray, int], hits: np.ndarray, amb_lab: np.ndarray) -> None:
         """Score the prediction events ending in the block (ratio ``(hits + ambiguous weight) / |p|``)."""
+        bounds, close = events
         starts, ends = bounds[0::2], bounds[1::2]
-        b_count = count(bounds)
-        s_count, e_count = b_count[0::2], b_count[1::2]
         m = ends.shape[0]
         if close >= 0:  # the event open at the left border ends here
-            s0, c0, amb0 = self.p_open
-            score = (amb0 + float(amb_lab[0])) + (self.before + int(count(close)) - c0)
-            self.predictions.add(np.array([score / (b0 + close - s0)]), np.array([s0]))
+            s0, h0, amb0 = self.p_open
+            score = (amb0 + float(amb_lab[0])) + (h0 + int(hits[0]))
+            self.predictions.add_one(score / (b0 + close - s0), s0)
         elif close == -2:
-            s0, c0, amb0 = self.p_open
-            self.p_open = (s0, c0, amb0 + float(amb_lab[0]))
+            s0, h0, amb0 = self.p_open
+            self.p_open = (s0, h0 + int(hits[0]), amb0 + float(amb_lab[0]))
         if starts.shape[0] > m:
-            self.p_open = (b0 + int(starts[-1]), self.before + int(s_count[-1]), float(amb_lab[starts.shape[0]]))
+            self.p_open = (b0 + int(starts[-1]), int(hits[-1]), float(amb_lab[starts.shape[0]]))
         elif close != -2:
             self.p_open = None
         if m:
             ratio = amb_lab[1 : m + 1]  # label q + 1: the q-th event starting in the block (amb_lab is not read again)
-            ratio += e_count - s_count[:m]
+            ratio += hits[1 : m + 1]
             ratio /= ends - starts[:m]
             self.predictions.add(ratio, starts[:m], b0)

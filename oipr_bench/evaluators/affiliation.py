@@ -34,10 +34,14 @@ Table A1 is reproduced; it is *not* inferred from the events).
 4. ``precision`` is the mean of ``P_j`` over the zones with ``|Y_j| > 0``,
    ``recall`` the mean of ``R_j`` over all zones, ``F1 = 2PR / (P + R)``.
 
-Every integrand is piecewise linear, so the integrals have closed forms; the
-code below evaluates them for all predicted pieces at once (no loop over
-points or events).  The closed forms are derived in the comments of
-:func:`_precision_piece_integrals` and :func:`_left_anchor_recall_integrals`.
+Every integrand is piecewise linear, so the integrals have closed forms,
+evaluated for many predicted pieces at once (no loop over points or events)
+by :mod:`oipr_bench.evaluators._affiliation_blocks`, which streams events and
+zones in cache-sized blocks (bounded memory, few passes over memory on series
+with millions of events).  The closed forms are derived in the docstrings of
+its ``precision_outside``, ``piece_sums`` and ``anchored_deficit``.  The
+precision and recall means are accumulated block by block, so their last
+bits may differ from one ``np.mean`` over all zones (far below ``1e-12``).
 
 Degenerate inputs (documented policy)
 -------------------------------------
@@ -164,7 +168,7 @@ def _stream(y_true: np.ndarray, y_pred: np.ndarray, sink: Any) -> int:
     dtype = index_dtype(y_true.shape[0])
     gs, ge = series_events(y_true, dtype)
     ps, pe = series_events(y_pred, dtype)
-    stream_zones(gs, ge, ps, pe, y_true.shape[0], sink)
+    stream_zones(gs, ge, ps, pe, y_pred.view(np.bool_), sink)
     return gs.shape[0]
 
 
@@ -177,15 +181,17 @@ class _ZoneMeans:
         self.recall = 0.0
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray) -> None:
+                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
         # P_j = ∫_{Y_j} S_j / |Y_j|;  R_j = 1 - deficit / (|I_j| |J_j|)  (zones without a piece: R_j = 0).
         piece_length *= width
         precision_w /= piece_length
         self.precision += float(precision_w.sum())
         self.n_precision += zones.shape[0]
-        event_length *= width
-        deficit /= event_length
-        self.recall += zones.shape[0] - float(deficit.sum())
+        self.recall += zones.shape[0]
+        if deficit is not None:
+            event_length *= width
+            deficit /= event_length
+            self.recall -= float(deficit.sum())
 
 
 class _ZoneDetail:
@@ -196,6 +202,6 @@ class _ZoneDetail:
         self.recall = np.zeros(n)
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray) -> None:
+                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
         self.precision[zones] = precision_w / (width * piece_length)
-        self.recall[zones] = 1.0 - deficit / (width * event_length)
+        self.recall[zones] = 1.0 if deficit is None else 1.0 - deficit / (width * event_length)
