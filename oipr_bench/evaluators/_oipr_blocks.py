@@ -104,21 +104,6 @@ class _Buffers:
 _NONE = np.zeros(0, dtype=np.intp)
 
 
-def _edges(seg: np.ndarray, previous: Optional[np.ndarray], rise_or_fall: np.ufunc, changes: np.ndarray) -> np.ndarray:
-    """Local positions where ``seg`` rises (``np.greater``: run starts) or falls (``np.less``: run ends).
-
-    ``previous`` is ``seg`` shifted one point back (``None`` at the series
-    start, where the point before counts as 0).
-    """
-    k = seg.shape[0]
-    if previous is None:
-        changes[0] = rise_or_fall(seg[0], 0)
-        rise_or_fall(seg[1:], seg[:-1], out=changes[1:k])
-    else:
-        rise_or_fall(seg, previous, out=changes[:k])
-    return np.flatnonzero(changes[:k])
-
-
 def _block_runs(s: _Series, b0: int, n: int, d0: int, changes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Local starts of the runs that begin in the block at ``b0`` and ``d`` just before each.
 
@@ -133,8 +118,14 @@ def _block_runs(s: _Series, b0: int, n: int, d0: int, changes: np.ndarray) -> tu
     if k == 0:
         return _NONE, _NONE
     seg = s.y[b0 : b0 + k]
-    starts = _edges(seg, s.y[b0 - 1 : b0 + k - 1] if b0 else None, np.greater, changes)
-    ends = _edges(seg, s.y[b0 - 1 : b0 + k - 1] if b0 else None, np.less, changes)
+    if b0 == 0:
+        changes[0] = seg[0] != 0
+        np.not_equal(seg[1:], seg[:-1], out=changes[1:k])
+    else:
+        np.not_equal(seg, s.y[b0 - 1 : b0 + k - 1], out=changes[:k])
+    bounds = np.flatnonzero(changes[:k])
+    starts, ends = (bounds[1::2], bounds[0::2]) if s.in_run else (bounds[0::2], bounds[1::2])
+    starts = np.ascontiguousarray(starts)  # scattering through a strided index costs twice as much
     before = np.empty(starts.shape[0], dtype=np.intp)
     if s.in_run:
         np.subtract(starts, ends[: starts.shape[0]], out=before)
