@@ -351,22 +351,24 @@ def test_table_a1_rprr_column() -> None:
 
 
 def blocked(
-    params: dict, y_true: np.ndarray, y_pred: np.ndarray, block: int, max_block: int, dense: float | None = None,
+    params: dict, y_true: np.ndarray, y_pred: np.ndarray, block: int, max_block: int, route: float | None = None,
 ) -> Score:
-    """RP/RR with forced block sizes and owner route (module constants patched for one call).
+    """RP/RR with forced block sizes and routes (module constants patched for one call).
 
-    ``dense=0`` forces binary search for the owners of overlaps, a huge value
-    forces the running count over the block's points.
+    ``route=0`` forces the sparse routes (owners of overlaps by binary search,
+    overlap bounds from the merged bounds of both series), a huge value the
+    dense ones (running count and neighbour differences over the block's points).
     """
     import oipr_bench.evaluators._range_based_blocks as blocks
 
-    saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR
+    saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR, blocks.SPARSE_FACTOR
     blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
-    blocks.DENSE_FACTOR = saved[2] if dense is None else dense
+    if route is not None:
+        blocks.DENSE_FACTOR = blocks.SPARSE_FACTOR = route
     try:
         return RangeBased(**params)(y_true, y_pred)
     finally:
-        blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR = saved
+        blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR, blocks.SPARSE_FACTOR = saved
 
 
 @settings(max_examples=200, deadline=None)
@@ -385,14 +387,14 @@ def test_tiny_blocks_match_one_block_and_oracle(
 
 @settings(max_examples=150, deadline=None)
 @given(pair(), params_strategy, st.sampled_from([2, 7, 1 << 30]))
-def test_owner_routes_agree(data: tuple[np.ndarray, np.ndarray], params: dict, block: int) -> None:
-    # The range owning each overlap comes from binary search (sparse blocks) or
-    # from one running count over the block's points (dense blocks): both routes
-    # give the oracle's scores.
+def test_sparse_and_dense_routes_agree(data: tuple[np.ndarray, np.ndarray], params: dict, block: int) -> None:
+    # Overlap bounds and the ranges owning each overlap come from the merged
+    # bounds and binary search (sparse blocks) or from the block's points
+    # (dense blocks): both routes give the oracle's scores.
     y_true, y_pred = data
     expected = oracle(y_true.tolist(), y_pred.tolist(), **params)
-    for dense in (0.0, 1e18):
-        assert_same(blocked(params, y_true, y_pred, block, block, dense=dense), expected)
+    for route in (0.0, 1e18):
+        assert_same(blocked(params, y_true, y_pred, block, block, route=route), expected)
 
 
 @pytest.mark.parametrize("density", [0.02, 0.5, 0.97])

@@ -33,19 +33,22 @@ from typing import Callable
 import numpy as np
 
 __all__ = [
-    "BLOCK", "MAX_BLOCK", "BOUNDS_PER_BLOCK", "DENSE_FACTOR",
+    "BLOCK", "MAX_BLOCK", "BOUNDS_PER_BLOCK", "DENSE_FACTOR", "SPARSE_FACTOR",
     "triangular", "prefix_weight", "side_sum", "Side", "BlockScorer", "block_end",
 ]
 
 #: Smallest nominal points per block.
 BLOCK = 1 << 12
 #: Largest nominal points per block (sparse series).
-MAX_BLOCK = 1 << 20
+MAX_BLOCK = 1 << 21
 #: Bounds (range starts and ends of both series) a block is sized to hold.
-BOUNDS_PER_BLOCK = 1 << 15
+BOUNDS_PER_BLOCK = 1 << 17
 #: Owners come from a running count over the block's points when
 #: ``overlaps * log2(bounds) * DENSE_FACTOR >= points``, else from binary search.
 DENSE_FACTOR = 4.0
+#: Overlap bounds come from the block's points when ``bounds * SPARSE_FACTOR >=
+#: points``, else from the merged bounds of both series.
+SPARSE_FACTOR = 10.0
 #: ``buffer(name, n, dtype)``: a scratch array of at least ``n`` elements, reused between blocks.
 Buffer = Callable[[str, int, type], np.ndarray]
 
@@ -83,12 +86,30 @@ def _edges(y: np.ndarray, out: np.ndarray) -> np.ndarray:
     return edges
 
 
-def _bounds(edges: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Positions of the ``True`` edges (range starts and ends, alternating) as a view of ``out``."""
-    found = np.flatnonzero(edges)
-    bounds = out[: found.shape[0]]
-    np.copyto(bounds, found, casting="unsafe")
-    return bounds
+def _overlap_bounds(tb: np.ndarray, pb: np.ndarray, b_t: np.ndarray, b_p: np.ndarray, buf: Buffer) -> np.ndarray:
+    """Bounds of the overlaps (events of ``tb & pb``) of a block, from the bounds ``b_t``, ``b_p`` of both series.
+
+    A bound of ``t & p`` is a bound of ``t`` or of ``p``.  With many bounds the
+    block's points are read (neighbour differences of ``t & p``); with few,
+    only the merged bounds of both series are tested, comparing ``t & p`` at
+    each bound and just before it.
+    """
+    n = tb.shape[0]
+    if b_t.shape[0] == 0 or b_p.shape[0] == 0:
+        return b_t[:0]
+    if (b_t.shape[0] + b_p.shape[0]) * SPARSE_FACTOR >= n:
+        z = np.logical_and(tb, pb, out=buf("z", n + 1, np.bool_)[:n])
+        return _edges(z, buf("edges_z", n + 1, np.bool_)).nonzero()[0]
+    bounds = np.concatenate((b_t, b_p))
+    bounds.sort(kind="stable")  # a merge of two sorted runs
+    distinct = np.empty(bounds.shape[0], dtype=np.bool_)
+    distinct[0] = True
+    np.not_equal(bounds[1:], bounds[:-1], out=distinct[1:])
+    bounds = bounds[distinct]
+    after, before = np.minimum(bounds, n - 1), np.maximum(bounds - 1, 0)
+    z_after = tb[after] & pb[after] & (bounds < n)
+    z_before = tb[before] & pb[before] & (bounds > 0)
+    return bounds[z_after != z_before]
 
 
 def _owners(
@@ -104,14 +125,14 @@ def _owners(
     n, n_z = edges_t.shape[0] - 1, z_s.shape[0]
     owner_r, owner_p = buf("owner_r", n_z, np.int64)[:n_z], buf("owner_p", n_z, np.int64)[:n_z]
     if n_z * max(1.0, float(np.log2(max(b_t.shape[0], b_p.shape[0]) + 1))) * DENSE_FACTOR < n:
-        np.right_shift(np.searchsorted(b_t, z_s, side="right"), 1, out=owner_r)
-        np.right_shift(np.searchsorted(b_p, z_s, side="right"), 1, out=owner_p)
+        np.right_shift(b_t.searchsorted(z_s, side="right"), 1, out=owner_r)
+        np.right_shift(b_p.searchsorted(z_s, side="right"), 1, out=owner_p)
         return owner_r, owner_p
     running = buf("running", n, np.int64)[:n]
     np.left_shift(edges_p[:n], 32, out=running, dtype=np.int64)
     np.add(running, edges_t[:n], out=running, casting="unsafe")
     np.cumsum(running, out=running)
-    np.take(running, z_s, out=owner_p, mode="clip")
+    running.take(z_s, out=owner_p, mode="clip")
     np.bitwise_and(owner_p, 0xFFFFFFFF, out=owner_r)
     np.right_shift(owner_p, 33, out=owner_p)
     np.right_shift(owner_r, 1, out=owner_r)
@@ -184,10 +205,10 @@ def side_sum(
     alpha, cardinality, bias = params
     m, n_own = owner.shape[0], own[0].shape[0]
     own_length = np.subtract(own[1], own[0], out=buf("own_length", n_own, np.int64)[:n_own])
-    length = np.take(own_length, owner, out=buf("length", m, np.int64)[:m], mode="clip")
+    length = own_length.take(owner, out=buf("length", m, np.int64)[:m], mode="clip")
     anchor = None
     if bias != "flat":
-        anchor = np.take(own[1 if bias == "front" else 0], owner, out=buf("anchor", m, np.int64)[:m], mode="clip")
+        anchor = own[1 if bias == "front" else 0].take(owner, out=buf("anchor", m, np.int64)[:m], mode="clip")
     covered, total = _doubled_weights(z_s, z_e, anchor, length, bias, buf)
     new = buf("new", m, np.bool_)[:m]
     new[0] = True
@@ -195,7 +216,7 @@ def side_sum(
     if int(np.count_nonzero(new)) == m:  # no range has two overlaps: gamma = 1
         omega = np.divide(covered, total, out=buf("omega", m, np.float64)[:m])
         return alpha * m + (1.0 - alpha) * float(omega.sum())
-    return _grouped_sum(covered, total, np.flatnonzero(new), alpha, cardinality)
+    return _grouped_sum(covered, total, new.nonzero()[0], alpha, cardinality)
 
 
 def _grouped_sum(covered: np.ndarray, total: np.ndarray, first: np.ndarray, alpha: float, cardinality: str) -> float:
@@ -203,7 +224,10 @@ def _grouped_sum(covered: np.ndarray, total: np.ndarray, first: np.ndarray, alph
     sums = np.add.reduceat(covered, first)
     omega = sums / total[first]
     if cardinality == "reciprocal":
-        omega /= np.diff(first, append=covered.shape[0])
+        count = np.empty(first.shape[0], dtype=np.int64)
+        count[-1] = covered.shape[0]
+        count[:-1] = first[1:]
+        omega /= count - first
     return alpha * first.shape[0] + (1.0 - alpha) * float(omega.sum())
 
 
@@ -270,8 +294,8 @@ class Side:
             end = was_open[1] if (was_open is not None and n_ranges == 1) else _next_zero(self.y, s1)
             bounds[-1] = end - s0
         m = owner.shape[0]
-        k0 = int(np.searchsorted(owner, 1)) if was_open is not None else 0
-        k1 = int(np.searchsorted(owner, n_ranges - 1)) if cont_out else m
+        k0 = int(owner.searchsorted(1)) if was_open is not None else 0
+        k1 = int(owner.searchsorted(n_ranges - 1)) if cont_out else m
         if was_open is not None:
             k0 = m if (cont_out and n_ranges == 1) else k0
             covered, _ = _covered_sum(z_s[:k0], z_e[:k0], was_open[0] - s0, was_open[1] - s0, self.params[2], buf)
@@ -381,9 +405,8 @@ class BlockScorer:
         tb, pb = recall.y[s0:s1], precision.y[s0:s1]
         n, buf = s1 - s0 + 1, self.buffer
         edges_t, edges_p = _edges(tb, buf("edges_t", n, np.bool_)), _edges(pb, buf("edges_p", n, np.bool_))
-        b_t, b_p = np.flatnonzero(edges_t), np.flatnonzero(edges_p)
-        z = np.logical_and(tb, pb, out=buf("z", n, np.bool_)[: n - 1])
-        b_z = np.flatnonzero(_edges(z, buf("edges_z", n, np.bool_)))
+        b_t, b_p = edges_t.nonzero()[0], edges_p.nonzero()[0]
+        b_z = _overlap_bounds(tb, pb, b_t, b_p, buf)
         z_s, z_e = b_z[0::2], b_z[1::2]
         if b_z.shape[0]:
             owner_r, owner_p = _owners(b_t, b_p, edges_t, edges_p, z_s, buf)
