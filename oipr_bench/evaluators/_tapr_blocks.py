@@ -386,9 +386,10 @@ class _Stream:
         if self.delta == 0:
             return amb
         owner = None
-        top = int(span.max())
+        top, low = int(span.max()), int(span.min())  # low == top: one weight per offset
         for k in range(min(top + 1, LOOP_OFFSETS)):
-            if k > 0:
+            if k > low:  # some regions end before offset k
+                low = k
                 active = span >= k
                 if np.count_nonzero(active) < span.shape[0]:
                     owner = np.flatnonzero(active) if owner is None else owner[active]
@@ -401,10 +402,10 @@ class _Stream:
                     continue
                 sel = np.flatnonzero(hit)
                 x, span_k = x[sel], span[sel]
-                weight = self._weights(k, span_k)
+                weight = self._weights(k, span_k, top == low)
                 amb[sel if owner is None else owner[sel]] += weight
             else:
-                weight = self._weights(k, span)
+                weight = self._weights(k, span, top == low)
                 if n_hit < hit.shape[0]:
                     weight *= hit
                 if owner is None:
@@ -416,8 +417,10 @@ class _Stream:
             self._credit_flat(pb, first, span, owner, labels, amb, amb_lab)
         return amb
 
-    def _weights(self, k: int, span: np.ndarray) -> np.ndarray:
-        """Weights of offset ``k < LOOP_OFFSETS`` in regions of ``span + 1`` points (a table lookup)."""
+    def _weights(self, k: int, span: np.ndarray, uniform: bool) -> np.ndarray:
+        """Weights of offset ``k < LOOP_OFFSETS`` in regions of ``span + 1`` points (all the same if ``uniform``)."""
+        if uniform and span.shape[0] > 1:
+            return np.full(span.shape[0], self._weights(k, span[:1], False)[0])
         return self.table[k].take(span) if span.shape[0] == 0 or self.delta <= LOOP_OFFSETS else region_weights(k, span)
 
     def _credit_flat(
