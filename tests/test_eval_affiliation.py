@@ -359,3 +359,34 @@ def test_blocks_on_long_random_series_match_oracle(monkeypatch, seed):
         with monkeypatch.context() as m:
             _with_blocks(m, *sizes)
             assert_same(AM(y_true, y_pred), want)
+
+
+def test_long_zone_with_many_pieces_has_no_cancellation():
+    # One event J = [0, T) (one zone, W = |J| = T) against the alternating prediction
+    # [0, 1), [2, 3), ...: every piece lies inside J, so P = 1.  Recall deficit: each of
+    # the T/2 - 1 inner gaps of length 1 splits at its midpoint into two halves with
+    # integrand 2d, ∫_0^{1/2} 2d = 1/4 each; the last gap [T - 1, T] (anchored at T - 1,
+    # kink at T - 1/2) gives 1/2 + 1/4.  Deficit = T/4 + 1/4, R = 1 - 1/(4T) - 1/(4T^2).
+    # A per-piece "length minus deficit" sum loses ~1e-11 here at T = 1e7.
+    n = 10**6
+    y_pred = np.zeros(n, dtype=np.int8)
+    y_pred[0::2] = 1
+    score = AM(np.ones(n, dtype=np.int8), y_pred)
+    assert score.precision == 1.0
+    assert abs(score.recall - (1 - 1 / (4 * n) - 1 / (4 * n * n))) <= 1e-15
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64, 1 << 18])
+def test_series_events_in_blocks_match_to_events(monkeypatch, block):
+    from oipr_bench.evaluators import _affiliation_blocks as blocks
+    from oipr_bench.events import to_events
+
+    monkeypatch.setattr(blocks, "BLOCK_POINTS", block)
+    rng = np.random.default_rng(block)
+    for n in (1, 2, 5, 33, 1000):
+        for density in (0.0, 0.1, 0.5, 0.9, 1.0):
+            y = (rng.random(n) < density).astype(np.int8)
+            starts, ends = blocks.series_events(y, np.int32)
+            want_starts, want_ends = to_events(y)
+            np.testing.assert_array_equal(starts, want_starts)
+            np.testing.assert_array_equal(ends, want_ends)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
+from oipr_bench.evaluators._pointwise_bits import adjusted_fill
 from oipr_bench.evaluators.pointwise import (
     PointAdjust,
     PointAdjustK,
@@ -247,3 +248,85 @@ def test_table_a1_columns(name: str) -> None:
             assert np.all(np.abs(mean - want) <= 5e-5), (case.id, mean, want)
 
 
+
+
+# --------------------------------------------------------------------------
+# The bit-packed PA%K count (issue 11, part 4): events inside one byte, events
+# crossing byte and block borders, tiny forced blocks, the benchmark families
+# --------------------------------------------------------------------------
+
+
+BLOCK_SIZES = [1, 2, 3, 5, None]  # bytes of 8 points; None is the default block
+
+
+def _fill_oracle(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[int, int]:
+    """``(tp, filled)`` from the literal adjusted series of the oracle."""
+    adjusted = np.array(pak_adjust_oracle(y_true.tolist(), y_pred.tolist(), k), dtype=np.int8)
+    tp = int(np.count_nonzero(y_true & y_pred))
+    return tp, int(np.count_nonzero(y_true & adjusted)) - tp
+
+
+def _fill(y_true: np.ndarray, y_pred: np.ndarray, k: float, block: int | None) -> tuple[int, int]:
+    if block is None:
+        return adjusted_fill(y_true, y_pred, k)
+    return adjusted_fill(y_true, y_pred, k, block_bytes=block)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=pairs(), k=st.sampled_from([0, 1, 29, 50, 99, 100, 12.5, 33.3, 99.9]), block=st.sampled_from(BLOCK_SIZES))
+@example(pair=([1] * 17, [0, 1] * 8 + [1]), k=50, block=1)
+@example(pair=([0] * 7 + [1] * 2 + [0] * 7, [0] * 7 + [1, 0] + [0] * 7), k=0, block=1)
+def test_adjusted_fill_matches_the_oracle(pair: tuple[list[int], list[int]], k: float, block: int | None) -> None:
+    t, p = np.array(pair[0], dtype=np.int8), np.array(pair[1], dtype=np.int8)
+    assert _fill(t, p, k, block) == _fill_oracle(t, p, k)
+
+
+@pytest.mark.parametrize("density", [0.05, 0.5, 0.9, 0.99])
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+def test_adjusted_fill_on_random_series_with_events_crossing_blocks(density: float, block: int | None) -> None:
+    rng = np.random.default_rng(int(density * 100))
+    for n in (1, 7, 8, 9, 64, 1001, 4099):
+        # runs of random length, so events cross byte and block borders at every offset
+        lengths = rng.integers(1, 40, n)
+        values = (rng.random(n) < density).astype(np.int8)
+        t = np.repeat(values, lengths)[:n].astype(np.int8)
+        p = (rng.random(n) < rng.random()).astype(np.int8)
+        for k in (0, 50, 12.5):
+            want = _fill_oracle(t, p, k)
+            assert _fill(t, p, k, block) == want, (n, k)
+            assert adjusted_fill(t, p, k, block_bytes=1) == adjusted_fill(t, p, k)
+
+
+def test_adjusted_fill_one_event_over_everything() -> None:
+    n = 8 * 40 + 3
+    t = np.ones(n, dtype=np.int8)
+    for p_share in (0.0, 0.3, 0.5, 0.51, 1.0):
+        p = np.zeros(n, dtype=np.int8)
+        p[: int(round(p_share * n))] = 1
+        for block in BLOCK_SIZES:
+            assert _fill(t, p, 50, block) == _fill_oracle(t, p, 50)
+
+
+def _benchmark_module():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+    if not path.exists():
+        pytest.skip("benchmarks/run.py is not beside the tests")
+    spec = importlib.util.spec_from_file_location("oipr_benchmarks_run", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
+def test_benchmark_families_match_the_oracles(family: str) -> None:
+    bench = _benchmark_module()
+    y_true, y_pred = bench.family_pair(family, *bench.make_pair(20_003))
+    t, p = y_true.tolist(), y_pred.tolist()
+    assert PointAdjust()(y_true, y_pred)[:2] == pa_oracle(t, p)
+    assert PointAdjustK()(y_true, y_pred)[:2] == pak_oracle(t, p, 50)
+    assert adjust_predictions(y_true, y_pred, 50).tolist() == pak_adjust_oracle(t, p, 50)
+    for block in (1, 3):
+        assert adjusted_fill(y_true, y_pred, 50, block_bytes=block) == adjusted_fill(y_true, y_pred, 50)

@@ -65,7 +65,7 @@ DENSE_SPAN_FACTOR = 2
 #: Closed forms run on the selected pieces only when fewer than one in this many is selected.
 COMPACT_BELOW = 4
 
-#: ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``: per-zone
+#: ``sink(zones, width, event_length, precision_integral, piece_length, recall_deficit)``: per-zone
 #: results of one group (see :func:`stream_zones`; ``recall_deficit`` ``None`` means all 0).
 Sink = Callable[..., None]
 
@@ -80,25 +80,36 @@ def series_events(y: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
 
     A bound sits where a point differs from its left neighbour (the series
     padded with 0).  They are found ``BLOCK_POINTS`` points at a time in one
-    reused buffer and written as ``dtype`` straight into an array sized for
-    the most bounds possible (``T + 1``; untouched pages cost nothing), which
-    is copied down when the series has few events.
+    reused buffer and written as ``dtype`` straight into one array, sized
+    for ``T / 16`` bounds at first and, once, for the most possible
+    (``T + 1``) if the series has more; copied down if mostly unused.
     """
     b = y.view(np.bool_)
     n = b.shape[0]
     buf = np.empty(min(BLOCK_POINTS, n), dtype=np.bool_)
-    bounds = np.empty(n + 1, dtype=dtype)
+    bounds = np.empty(min(n + 1, max(BLOCK_POINTS, n // 16)), dtype=dtype)
     bounds[0] = 0
     k = int(b[0])
     for s in range(1, n, BLOCK_POINTS):
         e = min(s + BLOCK_POINTS, n)
         idx = np.flatnonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s]))
+        if k + idx.shape[0] >= bounds.shape[0]:
+            bounds = _grown(bounds, k, n + 1)
         np.add(idx, s, out=bounds[k : k + idx.shape[0]], casting="unsafe")
         k += idx.shape[0]
+    if k >= bounds.shape[0]:
+        bounds = _grown(bounds, k, n + 1)
     bounds[k] = n
     k += int(b[-1])
-    bounds = bounds[:k].copy() if 4 * k < n else bounds[:k]
+    bounds = bounds[:k].copy() if 4 * k < bounds.shape[0] else bounds[:k]
     return bounds[0::2], bounds[1::2]
+
+
+def _grown(bounds: np.ndarray, k: int, size: int) -> np.ndarray:
+    """A ``size``-long copy of ``bounds`` holding its first ``k`` values."""
+    wider = np.empty(size, dtype=bounds.dtype)
+    wider[:k] = bounds[:k]
+    return wider
 
 
 def ends_at_most(pe: np.ndarray, predicted: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -123,11 +134,8 @@ def ends_at_most(pe: np.ndarray, predicted: np.ndarray, queries: np.ndarray) -> 
     # running[i] = ends in (first, first + i]; an end at x <= last < T is a 1 -> 0 step.
     running = np.empty(last - first + 1, dtype=np.int32)
     running[0] = 0
-    np.greater(predicted[first:last], predicted[first + 1 : last + 1], out=running[1:], casting="unsafe")
-    np.cumsum(running, out=running)
-    counts = np.take(running, queries - first).astype(np.int64)
-    counts += k0
-    return counts
+    np.cumsum(np.greater(predicted[first:last], predicted[first + 1 : last + 1]), dtype=np.int32, out=running[1:])
+    return np.add(np.take(running, queries - first), k0, dtype=np.int64)
 
 
 def zone_borders(gs: np.ndarray, ge: np.ndarray, j0: int, j1: int, length: int) -> np.ndarray:
@@ -238,7 +246,7 @@ def piece_sums(
     geometry: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     left_start: np.ndarray, right_end: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Per zone (``owner`` indexes ``width``): ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit (``None``: 0).
+    """Per zone (``owner`` indexes ``width``): ``∫_{Y_j} S_j``, ``|Y_j|`` and the recall deficit (``None``: 0).
 
     ``geometry`` holds each piece's ``a, b, lo, hi``.  Inside ``J_j`` the
     precision integrand is 1, so only pieces reaching outside ``J_j`` enter
@@ -258,8 +266,10 @@ def piece_sums(
     length = v - u
     outside = inside < length
     precision = _per_zone(owner, inside, k)
-    precision *= width
-    precision = _plus(precision, _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi))
+    beyond = _masked_sum(outside, owner, k, precision_outside, u, v, a, b, lo, hi)
+    if beyond is not None:
+        beyond /= width
+        precision += beyond
     x1 = np.maximum(v, a)
     x2 = np.minimum(right_end, b)
     deficit = _masked_sum(np.less(x1, x2, out=outside), owner, k, anchored_deficit, x1, x2, v, hi)
@@ -342,9 +352,9 @@ def stream_zones(
 ) -> None:
     """Per-zone integrals of Sec. 3 for every zone holding a prediction, ``ZONE_BLOCK`` zones at a time.
 
-    ``sink(zones, width, event_length, precision_w, piece_length, recall_deficit)``
+    ``sink(zones, width, event_length, precision_integral, piece_length, recall_deficit)``
     receives, for the zones ``zones`` (increasing, each once) with
-    ``|Y_j| > 0``: ``|I_j|``, ``|J_j|``, ``|I_j| ∫_{Y_j} S_j``, ``|Y_j|`` and the
+    ``|Y_j| > 0``: ``|I_j|``, ``|J_j|``, ``∫_{Y_j} S_j``, ``|Y_j|`` and the
     recall deficit of :func:`piece_sums` summed over ``Y_j``.  ``predicted``
     is ``y_pred`` as bool, ``(ps, pe)`` its events and ``(gs, ge)`` those of ``y_true``.
     """
@@ -425,10 +435,12 @@ def _neighbour_bounds(
     """
     mid = v[:-1] + u[1:]
     mid *= 0.5
-    left_start = lo.copy()
-    right_end = hi.copy()
-    np.copyto(left_start[1:], mid, where=same)
-    np.copyto(right_end[:-1], mid, where=same)
+    left_start = np.empty_like(lo)
+    right_end = np.empty_like(hi)
+    left_start[0] = lo[0]
+    right_end[-1] = hi[-1]
+    np.copyto(left_start[1:], np.where(same, mid, lo[1:]))
+    np.copyto(right_end[:-1], np.where(same, mid, hi[:-1]))
     return left_start, right_end
 
 

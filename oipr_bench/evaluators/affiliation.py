@@ -181,11 +181,10 @@ class _ZoneMeans:
         self.recall = 0.0
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
+                 integral: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
         # P_j = ∫_{Y_j} S_j / |Y_j|;  R_j = 1 - deficit / (|I_j| |J_j|)  (zones without a piece: R_j = 0).
-        piece_length *= width
-        precision_w /= piece_length
-        self.precision += float(precision_w.sum())
+        integral /= piece_length
+        self.precision += float(integral.sum())
         self.n_precision += zones.shape[0]
         self.recall += zones.shape[0]
         if deficit is not None:
@@ -202,6 +201,6 @@ class _ZoneDetail:
         self.recall = np.zeros(n)
 
     def __call__(self, zones: np.ndarray, width: np.ndarray, event_length: np.ndarray,
-                 precision_w: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
-        self.precision[zones] = precision_w / (width * piece_length)
+                 integral: np.ndarray, piece_length: np.ndarray, deficit: np.ndarray | None) -> None:
+        self.precision[zones] = integral / piece_length
         self.recall[zones] = 1.0 if deficit is None else 1.0 - deficit / (width * event_length)
