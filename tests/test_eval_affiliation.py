@@ -374,3 +374,19 @@ def test_long_zone_with_many_pieces_has_no_cancellation():
     score = AM(np.ones(n, dtype=np.int8), y_pred)
     assert score.precision == 1.0
     assert abs(score.recall - (1 - 1 / (4 * n) - 1 / (4 * n * n))) <= 1e-15
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64, 1 << 18])
+def test_series_events_in_blocks_match_to_events(monkeypatch, block):
+    from oipr_bench.evaluators import _affiliation_blocks as blocks
+    from oipr_bench.events import to_events
+
+    monkeypatch.setattr(blocks, "BLOCK_POINTS", block)
+    rng = np.random.default_rng(block)
+    for n in (1, 2, 5, 33, 1000):
+        for density in (0.0, 0.1, 0.5, 0.9, 1.0):
+            y = (rng.random(n) < density).astype(np.int8)
+            starts, ends = blocks.series_events(y, np.int32)
+            want_starts, want_ends = to_events(y)
+            np.testing.assert_array_equal(starts, want_starts)
+            np.testing.assert_array_equal(ends, want_ends)

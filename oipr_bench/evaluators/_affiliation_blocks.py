@@ -80,25 +80,36 @@ def series_events(y: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
 
     A bound sits where a point differs from its left neighbour (the series
     padded with 0).  They are found ``BLOCK_POINTS`` points at a time in one
-    reused buffer and written as ``dtype`` straight into an array sized for
-    the most bounds possible (``T + 1``; untouched pages cost nothing), which
-    is copied down when the series has few events.
+    reused buffer and written as ``dtype`` straight into one array, sized
+    for ``T / 16`` bounds at first and, once, for the most possible
+    (``T + 1``) if the series has more; copied down if mostly unused.
     """
     b = y.view(np.bool_)
     n = b.shape[0]
     buf = np.empty(min(BLOCK_POINTS, n), dtype=np.bool_)
-    bounds = np.empty(n + 1, dtype=dtype)
+    bounds = np.empty(min(n + 1, max(BLOCK_POINTS, n // 16)), dtype=dtype)
     bounds[0] = 0
     k = int(b[0])
     for s in range(1, n, BLOCK_POINTS):
         e = min(s + BLOCK_POINTS, n)
         idx = np.flatnonzero(np.not_equal(b[s:e], b[s - 1 : e - 1], out=buf[: e - s]))
+        if k + idx.shape[0] >= bounds.shape[0]:
+            bounds = _grown(bounds, k, n + 1)
         np.add(idx, s, out=bounds[k : k + idx.shape[0]], casting="unsafe")
         k += idx.shape[0]
+    if k >= bounds.shape[0]:
+        bounds = _grown(bounds, k, n + 1)
     bounds[k] = n
     k += int(b[-1])
-    bounds = bounds[:k].copy() if 4 * k < n else bounds[:k]
+    bounds = bounds[:k].copy() if 4 * k < bounds.shape[0] else bounds[:k]
     return bounds[0::2], bounds[1::2]
+
+
+def _grown(bounds: np.ndarray, k: int, size: int) -> np.ndarray:
+    """A ``size``-long copy of ``bounds`` holding its first ``k`` values."""
+    wider = np.empty(size, dtype=bounds.dtype)
+    wider[:k] = bounds[:k]
+    return wider
 
 
 def ends_at_most(pe: np.ndarray, predicted: np.ndarray, queries: np.ndarray) -> np.ndarray:

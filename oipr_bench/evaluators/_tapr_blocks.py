@@ -33,12 +33,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["sparse_nonzero", "BLOCK", "MAX_BLOCK", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
+__all__ = ["BLOCK", "MAX_BLOCK", "BLOCK_BOUNDS", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
 
-#: Points per block while the series is dense; a sparse block doubles the next one's size.
+#: Smallest block (points).  A block holding fewer than :data:`BLOCK_BOUNDS` event bounds
+#: (of both series) doubles the next one's size, up to :data:`MAX_BLOCK`; one holding twice
+#: as many halves it: blocks of a few ten thousand events, little per-block overhead.
 BLOCK = 1 << 16
-#: Largest block (sparse series: fewer blocks, so less per-block overhead).
+#: Largest block (points).
 MAX_BLOCK = 1 << 20
+#: Event bounds (of both series) that make a block full.
+BLOCK_BOUNDS = 1 << 15
 #: Region offsets handled one at a time; later ones (only with delta > 64) are laid out flat.
 LOOP_OFFSETS = 64
 #: Half-width of the band around theta in which a ratio is recomputed in TaPR.py's order
@@ -108,28 +112,13 @@ def stream_totals(t: np.ndarray, p: np.ndarray, delta: int, at_next: bool, theta
     b0, size, n = 0, BLOCK, t.shape[0]
     while b0 < n:
         b1 = min(n, b0 + size)
-        dense = stream.block(b0, b1)
-        size = BLOCK if dense else min(2 * size, MAX_BLOCK)
+        n_bounds = stream.block(b0, b1)
+        if n_bounds < BLOCK_BOUNDS:
+            size = min(2 * size, MAX_BLOCK)
+        elif n_bounds >= 2 * BLOCK_BOUNDS:
+            size = max(size // 2, BLOCK)
         b0 = b1
     return stream.anomalies, stream.predictions
-
-
-def sparse_nonzero(mask: np.ndarray) -> np.ndarray:
-    """``np.flatnonzero(mask)`` of a contiguous boolean array, faster when few points are set.
-
-    A sparse mask is scanned eight points at a time (as 64-bit words), and
-    only the words holding a set point are looked at point by point.
-    """
-    size = mask.shape[0]
-    if size < 256 or np.count_nonzero(mask) * 16 >= size:
-        return np.flatnonzero(mask)
-    whole = size - size % 8
-    words = np.flatnonzero(mask[:whole].view(np.uint64) != 0)
-    inside = np.flatnonzero(mask[:whole].reshape(-1, 8)[words])
-    found = words[inside >> 3] * 8 + (inside & 7)
-    if whole < size:
-        found = np.concatenate((found, np.flatnonzero(mask[whole:]) + whole))
-    return found
 
 
 class _Labels:
@@ -147,9 +136,11 @@ class _Labels:
         self.marks = marks
         self.counts = counts
         self.dense = False
+        self.asked = 0  # points labelled so far by binary search
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if not self.dense and x.shape[0] * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
+        self.asked += x.shape[0]
+        if not self.dense and self.asked * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
             np.cumsum(self.marks.view(np.int8), dtype=np.int32, out=self.counts)
             self.dense = True
         if self.dense:
@@ -196,8 +187,8 @@ class _Stream:
         self.p_open: tuple[int, int, float] | None = None  # (start, hits, ambiguous weight so far) likewise
         self.pending: _Pending | None = None  # anomaly whose region crosses b0
 
-    def block(self, b0: int, b1: int) -> bool:
-        """Score the events of points ``[b0, b1)``; return whether the block is dense in events."""
+    def block(self, b0: int, b1: int) -> int:
+        """Score the events of points ``[b0, b1)``; return how many event bounds the block held."""
         ta, a_close = self._split(self._bounds(self.t, b0, b1, self.edges), self.a_open is not None)
         pa, p_close = self._split(self._bounds(self.p, b0, b1, self.p_edges), self.p_open is not None)
         hits_a, hits_p = self._hits(b0, b1, (ta, a_close), (pa, p_close))
@@ -210,7 +201,7 @@ class _Stream:
             self._pending_region(b0, b1, pb, labels, amb_lab)
         self._anomalies(b0, b1, (ta, a_close), hits_a, pb, labels, amb_lab)
         self._finish_predictions(b0, (pa, p_close), hits_p, amb_lab)
-        return (ta.shape[0] + pa.shape[0]) * 64 >= b1 - b0
+        return ta.shape[0] + pa.shape[0]
 
     def _bounds(self, y: np.ndarray, b0: int, b1: int, buffer: np.ndarray) -> np.ndarray:
         """Block positions ``x - b0`` where ``y`` differs from its left neighbour (``y[-1] = y[T] = 0``).
@@ -223,7 +214,7 @@ class _Stream:
             np.not_equal(y[1:b1], y[: b1 - 1], out=edges[1:])
         else:
             np.not_equal(y[b0:b1], y[b0 - 1 : b1 - 1], out=edges)
-        bounds = sparse_nonzero(edges)
+        bounds = np.flatnonzero(edges)
         if b1 == self.n and y[b1 - 1]:
             bounds = np.append(bounds, b1 - b0)  # the last event ends with the series
         return bounds
@@ -241,7 +232,7 @@ class _Stream:
         (ta, _), (pa, _) = t_events, p_events
         search = n_both * (ta.shape[0].bit_length() + pa.shape[0].bit_length() + 4) * 3
         if search < b1 - b0 + ta.shape[0] + pa.shape[0]:
-            where = sparse_nonzero(both)
+            where = np.flatnonzero(both)
             return tuple(
                 np.bincount(np.searchsorted(bounds[0::2], where, side="right"), minlength=(bounds.shape[0] + 3) // 2)
                 for bounds, _ in (t_events, p_events)
@@ -395,9 +386,10 @@ class _Stream:
         if self.delta == 0:
             return amb
         owner = None
-        top = int(span.max())
+        top, low = int(span.max()), int(span.min())  # low == top: one weight per offset
         for k in range(min(top + 1, LOOP_OFFSETS)):
-            if k > 0:
+            if k > low:  # some regions end before offset k
+                low = k
                 active = span >= k
                 if np.count_nonzero(active) < span.shape[0]:
                     owner = np.flatnonzero(active) if owner is None else owner[active]
@@ -410,10 +402,10 @@ class _Stream:
                     continue
                 sel = np.flatnonzero(hit)
                 x, span_k = x[sel], span[sel]
-                weight = self._weights(k, span_k)
+                weight = self._weights(k, span_k, top == low)
                 amb[sel if owner is None else owner[sel]] += weight
             else:
-                weight = self._weights(k, span)
+                weight = self._weights(k, span, top == low)
                 if n_hit < hit.shape[0]:
                     weight *= hit
                 if owner is None:
@@ -425,8 +417,10 @@ class _Stream:
             self._credit_flat(pb, first, span, owner, labels, amb, amb_lab)
         return amb
 
-    def _weights(self, k: int, span: np.ndarray) -> np.ndarray:
-        """Weights of offset ``k < LOOP_OFFSETS`` in regions of ``span + 1`` points (a table lookup)."""
+    def _weights(self, k: int, span: np.ndarray, uniform: bool) -> np.ndarray:
+        """Weights of offset ``k < LOOP_OFFSETS`` in regions of ``span + 1`` points (all the same if ``uniform``)."""
+        if uniform and span.shape[0] > 1:
+            return np.full(span.shape[0], self._weights(k, span[:1], False)[0])
         return self.table[k].take(span) if span.shape[0] == 0 or self.delta <= LOOP_OFFSETS else region_weights(k, span)
 
     def _credit_flat(
