@@ -213,7 +213,8 @@ class TaPR(Evaluator):
             # ratio that ties with theta is settled in TaPR.py's own summation order.
             a_s, a_e = _compact_events(t)
             p_s, p_e = _compact_events(p)
-            events = _Events(a_s, a_e, *self._regions(a_s, a_e), p_s, p_e)
+            first, last = self._regions(a_s, a_e)
+            events = _Events(a_s, a_e, first, last, p_s, p_e, np.maximum(a_e - 1, last))
             _settle_ties(anomalies, a_s, lambda i: min(1.0, _anomaly_ratio(events, i)))
             _settle_ties(predictions, p_s, lambda j: _prediction_ratio(events, j))
         return TaPRParts(
@@ -261,7 +262,11 @@ def _compact_events(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # pairs summed in event order.
 
 class _Events(NamedTuple):
-    """Anomalies ``[a_s, a_e)``, their inclusive regions ``[first, last]``, predictions ``[p_s, p_e)``."""
+    """Anomalies ``[a_s, a_e)``, their inclusive regions ``[first, last]``, predictions ``[p_s, p_e)``.
+
+    ``reach`` is the last point of each anomaly or of its region, whichever
+    is later (non-decreasing), built once for all the ties.
+    """
 
     a_s: np.ndarray
     a_e: np.ndarray
@@ -269,6 +274,12 @@ class _Events(NamedTuple):
     last: np.ndarray
     p_s: np.ndarray
     p_e: np.ndarray
+    reach: np.ndarray
+
+
+def _rank(values: np.ndarray, key: int, side: str = "left") -> int:
+    """``np.searchsorted(values, key, side)`` for one key, given in ``values``' dtype (no copy of ``values``)."""
+    return int(np.searchsorted(values, values.dtype.type(key), side=side))
 
 
 def _settle_ties(totals: Totals, starts: np.ndarray, exact: Any) -> None:
@@ -278,7 +289,7 @@ def _settle_ties(totals: Totals, starts: np.ndarray, exact: Any) -> None:
     event's rank among ``starts``.
     """
     for start, ratio in totals.ties:
-        value = exact(int(np.searchsorted(starts, start)))
+        value = exact(_rank(starts, start))
         totals.total += value - ratio
         totals.detected += int(value > totals.theta) - int(ratio > totals.theta)
     totals.ties = []
@@ -300,16 +311,11 @@ def _pair_score(ev: _Events, i: int, p0: int, p1: int) -> float:
     return float(count) + weights
 
 
-def _reach(ev: _Events) -> np.ndarray:
-    """Last point of each anomaly or of its region, whichever is later (non-decreasing)."""
-    return np.maximum(ev.a_e - 1, ev.last)
-
-
 def _prediction_ratio(ev: _Events, j: int) -> float:
     """``sum_i S(a_i, p_j) / |p_j|`` summed over the anomalies in order (TaP_d, TaP_p)."""
     p0, p1 = int(ev.p_s[j]), int(ev.p_e[j]) - 1
-    lo = int(np.searchsorted(_reach(ev), p0, side="left"))
-    hi = int(np.searchsorted(ev.a_s, p1, side="right"))
+    lo = _rank(ev.reach, p0, "left")
+    hi = _rank(ev.a_s, p1, "right")
     score = 0.0
     for i in range(lo, hi):
         score += _pair_score(ev, i, p0, p1)
@@ -319,8 +325,8 @@ def _prediction_ratio(ev: _Events, j: int) -> float:
 def _anomaly_ratio(ev: _Events, i: int) -> float:
     """``sum_j S(a_i, p_j) / |a_i|`` summed over the predictions in order (TaR_d, TaR_p, before min(1, .))."""
     start, reach = int(ev.a_s[i]), int(max(ev.a_e[i] - 1, ev.last[i]))
-    lo = int(np.searchsorted(ev.p_e, start, side="right"))
-    hi = int(np.searchsorted(ev.p_s, reach, side="right"))
+    lo = _rank(ev.p_e, start, "right")
+    hi = _rank(ev.p_s, reach, "right")
     score = 0.0
     for j in range(lo, hi):
         score += _pair_score(ev, i, int(ev.p_s[j]), int(ev.p_e[j]) - 1)
