@@ -307,6 +307,18 @@ def test_adjusted_fill_one_event_over_everything() -> None:
             assert _fill(t, p, 50, block) == _fill_oracle(t, p, 50)
 
 
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+def test_adjusted_fill_when_every_byte_border_is_crossed(block: int | None) -> None:
+    # Events of 3 points straddle every byte border (bits 6, 7 and the next byte's bit 0):
+    # no border is free, so blocks end inside events and carry them over.
+    n = 8 * 50 + 5
+    t = np.tile(np.array([1, 0, 0, 0, 0, 0, 1, 1], dtype=np.int8), 51)[:n]
+    for p_bits in ([0, 0, 0, 0, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0, 0, 1]):
+        p = np.tile(np.array(p_bits, dtype=np.int8), 51)[:n]
+        for k in (0, 50, 66.7):
+            assert _fill(t, p, k, block) == _fill_oracle(t, p, k)
+
+
 def _benchmark_module():  # type: ignore[no-untyped-def]
     import importlib.util
     from pathlib import Path

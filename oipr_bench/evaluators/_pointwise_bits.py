@@ -17,8 +17,11 @@ eight points to a byte (``np.packbits``, bit ``b`` of byte ``j`` is point
   (the run touching the byte's high or low end) plus a running count of the
   hits per byte.
 
-Each event is counted exactly once, by the table when it lies in one byte,
-else as a crossing event, and both decide it with the PA%K rule
+The bytes are visited in blocks of :data:`BLOCK_BYTES` (so the arrays stay in
+the CPU cache and the memory stays a few MB whatever ``T``); an event that
+crosses a block's end is carried into the next block as its length and hits
+so far.  Each event is counted exactly once, by the table when it lies in
+one byte, else as a crossing event, and both decide it with the PA%K rule
 ``100 * hits > k * length`` (strictly more than ``K`` percent, exact for
 integer ``K``).
 """
@@ -33,6 +36,9 @@ __all__ = ["adjusted_fill"]
 
 #: Code of an event inside one byte: ``length * _CODE_BASE + hits`` (both in 0..8).
 _CODE_BASE = 9
+#: Lengths and hits travel packed in one int64, ``length + hits * _HITS``
+#: (a window's lengths stay far below 2**32; a carried event is kept in Python ints).
+_HITS = 1 << 32
 _POPCOUNT8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
 
 
@@ -97,9 +103,10 @@ def _edge_runs() -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    high, low : ndarray of uint16, shape (2**16,)
-        ``length | hits << 4`` of the run of ``t`` that contains bit 7
-        (``high``) or bit 0 (``low``); 0 when that bit is clear.
+    high, low : ndarray of int64, shape (2**16,)
+        ``length + hits * 2**32`` (see :data:`_HITS`) of the run of ``t``
+        that contains bit 7 (``high``) or bit 0 (``low``); 0 when that bit
+        is clear.
     """
     t = np.arange(1 << 16) & 0xFF
     x = (np.arange(1 << 16) >> 8) & t
@@ -111,9 +118,9 @@ def _edge_runs() -> tuple[np.ndarray, np.ndarray]:
             trail[value] = end if first == 0 else trail[value]
     high_mask = 0xFF - ((1 << (8 - lead[t])) - 1)
     low_mask = (1 << trail[t]) - 1
-    high = lead[t] | _popcount((x & high_mask).astype(np.uint8)).astype(np.int64) << 4
-    low = trail[t] | _popcount((x & low_mask).astype(np.uint8)).astype(np.int64) << 4
-    return high.astype(np.uint16), low.astype(np.uint16)
+    high = lead[t] + _popcount((x & high_mask).astype(np.uint8)).astype(np.int64) * _HITS
+    low = trail[t] + _popcount((x & low_mask).astype(np.uint8)).astype(np.int64) * _HITS
+    return high, low
 
 
 def _byte_keys(t: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -129,11 +136,11 @@ def _byte_keys(t: np.ndarray, x: np.ndarray) -> np.ndarray:
     return keys
 
 
-def _crossing_events(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """First and last byte of every event that crosses a byte border.
+def _crossing_marks(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each border is the first / the last border its event crosses.
 
-    Border ``c`` (between bytes ``c`` and ``c + 1``) is crossed when bit 7 of
-    byte ``c`` and bit 0 of byte ``c + 1`` are both set; consecutive crossed
+    Border ``i`` (between bytes ``i`` and ``i + 1``) is crossed when bit 7 of
+    byte ``i`` and bit 0 of byte ``i + 1`` are both set; consecutive crossed
     borders belong to one event when the byte between them is all ones.
     """
     crossed = ((t[:-1] >> 7) & t[1:]).view(np.bool_)
@@ -142,50 +149,67 @@ def _crossing_events(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     first[1:] &= ~joined
     last = crossed
     last[:-1] &= ~joined
-    return np.flatnonzero(first), np.flatnonzero(last) + 1
+    return first, last
 
 
-def _crossing_fill(keys: np.ndarray, hits_before: np.ndarray, first: np.ndarray, last: np.ndarray, k: float) -> int:
-    """Missed points PA%K fills in the events spanning bytes ``first[i]..last[i]``."""
+def _crossing_fill(key16: np.ndarray, packed_before: np.ndarray, first: np.ndarray, last: np.ndarray, k: float) -> int:
+    """Missed points PA%K fills in the events spanning bytes ``first[i]..last[i]`` (window indices).
+
+    The bytes strictly between are all ones, so ``packed_before`` (running
+    ``8 + hits * _HITS`` per byte) gives their length and hits at once.
+    """
     high, low = _edge_runs()
-    head = high[keys[first] & 0xFFFF]
-    tail = low[keys[last] & 0xFFFF]
-    lengths = 8 * (last - first - 1) + (head & 15) + (tail & 15)
-    middle = hits_before[last] - hits_before[first + 1]
-    hits = middle + (head >> 4) + (tail >> 4)
+    packed = packed_before[last] - packed_before[first + 1]
+    packed += high[key16[first]]
+    packed += low[key16[last]]
+    lengths = packed & (_HITS - 1)
+    hits = packed >> 32
     chosen = 100 * hits > k * lengths  # the PA%K rule (Kim et al., AAAI 2022)
     return int((lengths - hits)[chosen].sum())
 
 
-def _block_ends(t: np.ndarray, size: int) -> list[int]:
-    """Ends of byte blocks of about ``size`` bytes, each ending at a border no event crosses.
+#: An event crossing a block's end: its length and hits up to the block's start.
+Carry = tuple[int, int]
 
-    No event then spans two blocks, so every block is counted on its own
-    (its first byte's left flag and last byte's right flag are rightly 0).
-    A block grows past ``size`` only while a long event covers its end.
+
+def _carried(carry: Carry, packed: int, k: float) -> tuple[int, Carry]:
+    """Add a packed ``length + hits * _HITS`` part to a carried event: ``(filled if it ends here, carry)``."""
+    length, hits = carry[0] + (packed & (_HITS - 1)), carry[1] + (packed >> 32)
+    return (length - hits if 100 * hits > k * length else 0), (length, hits)  # the PA%K rule
+
+
+def _block_fill(t: np.ndarray, x: np.ndarray, start: int, stop: int, k: float, carry: Carry | None) -> tuple[int, int, Carry | None]:
+    """``(hits, filled, carry)`` of the packed bytes ``start:stop``.
+
+    Events inside one byte are counted where they lie; an event crossing
+    byte borders is counted in the block of its last border, the part before
+    the block coming in ``carry``.  The window reaches one byte below and two
+    above the block, so the neighbour flags and the first/last marks of the
+    block's borders are those of the whole series.
     """
-    ends, n_bytes, end = [], t.shape[0], min(size, t.shape[0])
-    while end < n_bytes:
-        window = t[end - 1 : end + size]
-        crossed = ((window[:-1] >> 7) & window[1:]).view(np.bool_)
-        free = int(np.argmin(crossed))
-        if crossed[free]:
-            end += crossed.shape[0]
-            continue
-        ends.append(end + free)
-        end = min(end + free + size, n_bytes)
-    ends.append(n_bytes)
-    return ends
-
-
-def _block_fill(t: np.ndarray, x: np.ndarray, k: float) -> tuple[int, int]:
-    """``(hits, filled)`` of one block of packed bytes that no event crosses out of."""
-    keys = _byte_keys(t, x)
-    inner = int(np.add.reduce(np.take(_inner_event_fill(k), keys), dtype=np.int64))
-    hits_before = np.zeros(t.shape[0] + 1, dtype=np.int64)
-    np.cumsum(_popcount(x), out=hits_before[1:])
-    first, last = _crossing_events(t)
-    return int(hits_before[-1]), inner + _crossing_fill(keys, hits_before, first, last, k)
+    lo, hi = max(start - 1, 0), min(stop + 2, t.shape[0])
+    keys = _byte_keys(t[lo:hi], x[lo:hi])
+    filled = int(np.add.reduce(np.take(_inner_event_fill(k), keys[start - lo : stop - lo]), dtype=np.int64))
+    packed_before = np.zeros(hi - lo + 1, dtype=np.int64)  # running 8 + hits * _HITS over the window's bytes
+    np.cumsum(_popcount(x[lo:hi]).astype(np.int64) * _HITS + 8, out=packed_before[1:])
+    key16 = keys.astype(np.uint16)  # t | x << 8
+    first, last = _crossing_marks(t[lo:hi])
+    borders = slice(start - lo, max(start, min(stop, t.shape[0] - 1)) - lo)
+    firsts = np.flatnonzero(first[borders]) + (start - lo)
+    lasts = np.flatnonzero(last[borders]) + (start - lo + 1)  # the event's last byte
+    block = int(packed_before[stop - lo] - packed_before[start - lo])
+    if carry is not None:
+        if lasts.size == 0:  # the block lies inside the carried event
+            return block >> 32, filled, _carried(carry, block, k)[1]
+        end = int(lasts[0])
+        fill, _ = _carried(carry, int(packed_before[end] - packed_before[start - lo] + _edge_runs()[1][key16[end]]), k)
+        filled, lasts = filled + fill, lasts[1:]
+    filled += _crossing_fill(key16, packed_before, firsts[: lasts.size], lasts, k)
+    if firsts.size == lasts.size:
+        return block >> 32, filled, None
+    opened = int(firsts[-1])
+    head = int(_edge_runs()[0][key16[opened]] + packed_before[stop - lo] - packed_before[opened + 1])
+    return block >> 32, filled, _carried((0, 0), head, k)[1]
 
 
 #: Bytes per block (8 points each): the block's arrays stay in the CPU cache.
@@ -202,7 +226,7 @@ def adjusted_fill(y_true: np.ndarray, y_pred: np.ndarray, k: float, block_bytes:
     k : float
         Percentage threshold in ``[0, 100]``; ``k = 0`` is PA.
     block_bytes : int, default :data:`BLOCK_BYTES`
-        Target block size in bytes of packed points (tests force tiny blocks).
+        Block size in bytes of packed points (tests force tiny blocks).
 
     Returns
     -------
@@ -214,8 +238,10 @@ def adjusted_fill(y_true: np.ndarray, y_pred: np.ndarray, k: float, block_bytes:
     t = np.packbits(y_true, bitorder="little")
     x = np.packbits(y_pred, bitorder="little")
     np.bitwise_and(x, t, out=x)
-    tp = filled = start = 0
-    for end in _block_ends(t, max(1, int(block_bytes))):
-        hits, fill = _block_fill(t[start:end], x[start:end], k)
-        tp, filled, start = tp + hits, filled + fill, end
+    size = max(1, int(block_bytes))
+    tp = filled = 0
+    carry: Carry | None = None
+    for start in range(0, t.shape[0], size):
+        hits, fill, carry = _block_fill(t, x, start, min(start + size, t.shape[0]), k, carry)
+        tp, filled = tp + hits, filled + fill
     return tp, filled

@@ -28,6 +28,7 @@ about 9e7 points); longer ranges get correctly rounded floating-point sums.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -256,8 +257,9 @@ class Side:
 
     Attributes
     ----------
-    total : float
-        Sum of the terms of the ranges closed so far.
+    parts : list of float
+        Sums of the terms of the ranges closed so far, one per block (added
+        with :func:`math.fsum`, so the result does not depend on the blocks).
     ranges : int
         Number of ranges seen.
     open : list
@@ -268,7 +270,7 @@ class Side:
 
     def __init__(self, y: np.ndarray, alpha: float, cardinality: str, bias: str) -> None:
         self.y, self.params = y, (alpha, cardinality, bias)
-        self.total = 0.0
+        self.parts: list[float] = []
         self.ranges = 0
         self.open: list | None = None
 
@@ -303,13 +305,13 @@ class Side:
             was_open[3] += k0
             self.open = None
             if not (cont_out and n_ranges == 1):
-                self.total += self._term(was_open)
+                self.parts.append(self._term(was_open))
             else:
                 self.open = was_open
                 return
         if k1 > k0:
             own = (bounds[0::2], bounds[1::2])
-            self.total += side_sum(own, z_s[k0:k1], z_e[k0:k1], owner[k0:k1], self.params, buf)
+            self.parts.append(side_sum(own, z_s[k0:k1], z_e[k0:k1], owner[k0:k1], self.params, buf))
         if cont_out:
             start, end = int(bounds[-2]), int(bounds[-1])
             covered, _ = _covered_sum(z_s[k1:], z_e[k1:], start, end, self.params[2], buf)
@@ -318,7 +320,7 @@ class Side:
     def close(self) -> None:
         """Add the term of a range still open at the end of the series (none: its end was found)."""
         if self.open is not None:
-            self.total += self._term(self.open)
+            self.parts.append(self._term(self.open))
             self.open = None
 
     def _term(self, range_: list) -> float:
@@ -387,13 +389,13 @@ class BlockScorer:
         self._buffers.clear()
         recall.close()
         precision.close()
-        return tuple(side.total / side.ranges if side.ranges else 0.0 for side in (recall, precision))
+        return tuple(math.fsum(side.parts) / side.ranges if side.ranges else 0.0 for side in (recall, precision))
 
     def buffer(self, name: str, n: int, dtype: type) -> np.ndarray:
         """Scratch buffer ``name`` of at least ``n`` elements, reused from block to block."""
         have = self._buffers.get(name)
         if have is None or have.shape[0] < n:
-            have = self._buffers[name] = np.empty(max(n, 16), dtype=dtype)
+            have = self._buffers[name] = np.empty(max(n + (n >> 3), 16), dtype=dtype)  # headroom: block sizes vary
         return have
 
     def _block(self, s0: int, s1: int, recall: Side, precision: Side) -> int:
