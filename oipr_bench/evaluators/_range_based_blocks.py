@@ -395,7 +395,7 @@ class BlockScorer:
         """Scratch buffer ``name`` of at least ``n`` elements, reused from block to block."""
         have = self._buffers.get(name)
         if have is None or have.shape[0] < n:
-            have = self._buffers[name] = np.empty(max(n, 16), dtype=dtype)
+            have = self._buffers[name] = np.empty(max(n + (n >> 3), 16), dtype=dtype)  # headroom: block sizes vary
         return have
 
     def _block(self, s0: int, s1: int, recall: Side, precision: Side) -> int:
