@@ -35,9 +35,10 @@ import numpy as np
 
 __all__ = ["BLOCK", "MAX_BLOCK", "BLOCK_BOUNDS", "LOOP_OFFSETS", "TIE_WINDOW", "Totals", "stream_totals", "region_weights", "weight_table"]
 
-#: Smallest block (points).  A block holding fewer than :data:`BLOCK_BOUNDS` event bounds
-#: (of both series) doubles the next one's size, up to :data:`MAX_BLOCK`; one holding twice
-#: as many halves it: blocks of a few ten thousand events, little per-block overhead.
+#: Smallest block (points); the first block has four times as many.  A block holding
+#: fewer than :data:`BLOCK_BOUNDS` event bounds (of both series) doubles the next one's
+#: size, up to :data:`MAX_BLOCK`; one holding twice as many halves it: blocks of a few
+#: ten thousand events, little per-block overhead.
 BLOCK = 1 << 16
 #: Largest block (points).
 MAX_BLOCK = 1 << 20
@@ -109,7 +110,7 @@ class Totals:
 def stream_totals(t: np.ndarray, p: np.ndarray, delta: int, at_next: bool, theta: float) -> tuple[Totals, Totals]:
     """Ratio totals ``(anomalies, predictions)`` of TaPR for 0/1 int8 series ``t`` (truth), ``p`` (prediction)."""
     stream = _Stream(t.view(np.bool_), p.view(np.bool_), delta, at_next, theta)
-    b0, size, n = 0, BLOCK, t.shape[0]
+    b0, size, n = 0, min(4 * BLOCK, MAX_BLOCK), t.shape[0]
     while b0 < n:
         b1 = min(n, b0 + size)
         n_bounds = stream.block(b0, b1)
@@ -127,12 +128,13 @@ class _Labels:
     Label 0 is the prediction event open at the block's left border (or no
     event); the ``q``-th start of the block (from 0) opens label ``q + 1``.
     Few queries search the starts; many build one running count of the
-    block's start marks (``marks``: a point is predicted and its left
-    neighbour is not).
+    block's start marks (a point is predicted, ``pb``, and differs from its
+    left neighbour, ``edges``), written into the buffers ``marks`` and ``counts``.
     """
 
-    def __init__(self, starts: np.ndarray, marks: np.ndarray, counts: np.ndarray) -> None:
+    def __init__(self, starts: np.ndarray, pb: np.ndarray, edges: np.ndarray, marks: np.ndarray, counts: np.ndarray) -> None:
         self.starts = starts
+        self.pb, self.edges = pb, edges
         self.marks = marks
         self.counts = counts
         self.dense = False
@@ -141,6 +143,7 @@ class _Labels:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         self.asked += x.shape[0]
         if not self.dense and self.asked * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
+            np.logical_and(self.edges, self.pb, out=self.marks)
             np.cumsum(self.marks.view(np.int8), dtype=np.int32, out=self.counts)
             self.dense = True
         if self.dense:
@@ -194,8 +197,8 @@ class _Stream:
         hits_a, hits_p = self._hits(b0, b1, (ta, a_close), (pa, p_close))
         p_starts = pa[0::2]
         pb = self.p[b0:b1]
-        marks = np.logical_and(self.p_edges[: b1 - b0], pb, out=self.marks[: b1 - b0])
-        labels = _Labels(p_starts, marks, self.labels[: b1 - b0])
+        size = b1 - b0
+        labels = _Labels(p_starts, pb, self.p_edges[:size], self.marks[:size], self.labels[:size])
         amb_lab = np.zeros(p_starts.shape[0] + 1)
         if self.pending is not None:
             self._pending_region(b0, b1, pb, labels, amb_lab)
@@ -228,11 +231,13 @@ class _Stream:
         are counted by one running count of the block read at the bounds.
         """
         both = np.logical_and(self.t[b0:b1], self.p[b0:b1], out=self.both[: b1 - b0])
-        n_both = int(np.count_nonzero(both))
         (ta, _), (pa, _) = t_events, p_events
+        few_bounds = (ta.shape[0] + pa.shape[0]) * 8 < b1 - b0
+        where = np.flatnonzero(both) if few_bounds else None  # else: likely many such points, count first
+        n_both = where.shape[0] if few_bounds else int(np.count_nonzero(both))
         search = n_both * (ta.shape[0].bit_length() + pa.shape[0].bit_length() + 4) * 3
         if search < b1 - b0 + ta.shape[0] + pa.shape[0]:
-            where = np.flatnonzero(both)
+            where = np.flatnonzero(both) if where is None else where
             return tuple(
                 np.bincount(np.searchsorted(bounds[0::2], where, side="right"), minlength=(bounds.shape[0] + 3) // 2)
                 for bounds, _ in (t_events, p_events)
