@@ -123,17 +123,38 @@ def _edge_runs() -> tuple[np.ndarray, np.ndarray]:
     return high, low
 
 
-def _byte_keys(t: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _byte_keys(key16: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Per byte ``t | x << 8 | left << 16 | right << 17`` (see :func:`_inner_event_codes`), uint32.
 
-    ``left``/``right`` are 0 for the first/last byte: the caller's block ends
-    at borders that no event crosses.
+    ``left``/``right`` (the point below bit 0 / above bit 7 is an anomaly)
+    are 0 at the ends of ``t``: the caller's window reaches past its block.
     """
-    keys = np.left_shift(x, 8, dtype=np.uint32)
-    keys |= t
-    keys[1:] |= np.left_shift(t[:-1] >> 7, 16, dtype=np.uint32)  # the point below bit 0 is an anomaly
-    keys[:-1] |= np.left_shift(t[1:] & 1, 17, dtype=np.uint32)  # the point above bit 7 is an anomaly
+    keys = key16.astype(np.uint32)
+    keys[1:] |= np.left_shift(t[:-1] >> 7, 16, dtype=np.uint32)
+    keys[:-1] |= np.left_shift(t[1:] & 1, 17, dtype=np.uint32)
     return keys
+
+
+def _inner_fill(key16: np.ndarray, t: np.ndarray, start: int, stop: int, k: float) -> int:
+    """Missed points PA%K fills in the events lying inside one byte, over the window's bytes ``start:stop``.
+
+    A byte of zeros holds no event, so a block whose bytes are mostly zeros
+    looks up only the bytes holding an anomaly (at most 1 in 8 of them).
+    """
+    table = _inner_event_fill(k)
+    if np.count_nonzero(t[start:stop]) * 8 > stop - start:
+        return int(np.add.reduce(np.take(table, _byte_keys(key16, t)[start:stop]), dtype=np.int64))
+    held = np.flatnonzero(t[start:stop] != 0) + start  # (nonzero of a bool array is the fast one)
+    if held.size == 0:
+        return 0
+    below = t[held - 1] >> 7  # the first byte of the series has no byte below
+    below[0] = below[0] if held[0] > 0 else 0
+    above = t[np.minimum(held + 1, t.shape[0] - 1)] & 1
+    above[-1] = above[-1] if held[-1] + 1 < t.shape[0] else 0
+    keys = key16[held].astype(np.uint32)
+    keys |= np.left_shift(below, 16, dtype=np.uint32)
+    keys |= np.left_shift(above, 17, dtype=np.uint32)
+    return int(np.add.reduce(np.take(table, keys), dtype=np.int64))
 
 
 def _crossing_marks(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -152,18 +173,16 @@ def _crossing_marks(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, last
 
 
-def _crossing_fill(key16: np.ndarray, packed_before: np.ndarray, first: np.ndarray, last: np.ndarray, k: float) -> int:
+def _crossing_fill(key16: np.ndarray, hits_before: np.ndarray, first: np.ndarray, last: np.ndarray, k: float) -> int:
     """Missed points PA%K fills in the events spanning bytes ``first[i]..last[i]`` (window indices).
 
-    The bytes strictly between are all ones, so ``packed_before`` (running
-    ``8 + hits * _HITS`` per byte) gives their length and hits at once.
+    The bytes strictly between are all ones: 8 points each, and their hits
+    come from ``hits_before`` (the running hits per byte).
     """
     high, low = _edge_runs()
-    packed = packed_before[last] - packed_before[first + 1]
-    packed += high[key16[first]]
-    packed += low[key16[last]]
-    lengths = packed & (_HITS - 1)
-    hits = packed >> 32
+    edges = high[key16[first]] + low[key16[last]]
+    lengths = (edges & (_HITS - 1)) + 8 * (last - first - 1)
+    hits = (edges >> 32) + hits_before[last] - hits_before[first + 1]
     chosen = 100 * hits > k * lengths  # the PA%K rule (Kim et al., AAAI 2022)
     return int((lengths - hits)[chosen].sum())
 
@@ -188,31 +207,34 @@ def _block_fill(t: np.ndarray, x: np.ndarray, start: int, stop: int, k: float, c
     block's borders are those of the whole series.
     """
     lo, hi = max(start - 1, 0), min(stop + 2, t.shape[0])
-    keys = _byte_keys(t[lo:hi], x[lo:hi])
-    filled = int(np.add.reduce(np.take(_inner_event_fill(k), keys[start - lo : stop - lo]), dtype=np.int64))
-    packed_before = np.zeros(hi - lo + 1, dtype=np.int64)  # running 8 + hits * _HITS over the window's bytes
-    np.cumsum(_popcount(x[lo:hi]).astype(np.int64) * _HITS + 8, out=packed_before[1:])
-    key16 = keys.astype(np.uint16)  # t | x << 8
+    key16 = np.left_shift(x[lo:hi], 8, dtype=np.uint16)
+    key16 |= t[lo:hi]  # t | x << 8
+    filled = _inner_fill(key16, t[lo:hi], start - lo, stop - lo, k)
+    hits_before = np.zeros(hi - lo + 1, dtype=np.int64)  # running hits over the window's bytes
+    np.cumsum(_popcount(x[lo:hi]), out=hits_before[1:])
     first, last = _crossing_marks(t[lo:hi])
     borders = slice(start - lo, max(start, min(stop, t.shape[0] - 1)) - lo)
     firsts = np.flatnonzero(first[borders]) + (start - lo)
     lasts = np.flatnonzero(last[borders]) + (start - lo + 1)  # the event's last byte
-    block = int(packed_before[stop - lo] - packed_before[start - lo])
+    def full_bytes(first: int, end: int) -> int:  # window bytes first:end, all ones, packed
+        return 8 * (end - first) + int(hits_before[end] - hits_before[first]) * _HITS
+
+    block_hits = int(hits_before[stop - lo] - hits_before[start - lo])
     if carry is not None:
         if lasts.size == 0:  # the block lies inside the carried event
-            return block >> 32, filled, _carried(carry, block, k)[1]
+            return block_hits, filled, _carried(carry, full_bytes(start - lo, stop - lo), k)[1]
         end = int(lasts[0])
-        fill, _ = _carried(carry, int(packed_before[end] - packed_before[start - lo] + _edge_runs()[1][key16[end]]), k)
+        fill, _ = _carried(carry, full_bytes(start - lo, end) + int(_edge_runs()[1][key16[end]]), k)
         filled, lasts = filled + fill, lasts[1:]
-    filled += _crossing_fill(key16, packed_before, firsts[: lasts.size], lasts, k)
+    filled += _crossing_fill(key16, hits_before, firsts[: lasts.size], lasts, k)
     if firsts.size == lasts.size:
-        return block >> 32, filled, None
+        return block_hits, filled, None
     opened = int(firsts[-1])
-    head = int(_edge_runs()[0][key16[opened]] + packed_before[stop - lo] - packed_before[opened + 1])
-    return block >> 32, filled, _carried((0, 0), head, k)[1]
+    head = int(_edge_runs()[0][key16[opened]]) + full_bytes(opened + 1, stop - lo)
+    return block_hits, filled, _carried((0, 0), head, k)[1]
 
 
-#: Bytes per block (8 points each): the block's arrays stay in the CPU cache.
+#: Bytes per block (8 points each): the block's arrays stay small.
 BLOCK_BYTES = 1 << 16
 
 
