@@ -1,7 +1,8 @@
 """Block-streamed core of TaPR (Hwang et al., CIKM 2019; see :mod:`oipr_bench.evaluators.tapr`).
 
-The series is read in blocks of consecutive points (:data:`BLOCK` points, up
-to :data:`MAX_BLOCK` while the series stays sparse).  Each block yields the
+The series is read in blocks of consecutive points (:data:`BLOCK` to
+:data:`MAX_BLOCK` points, sized so that a block holds some ten thousand event
+bounds).  Each block yields the
 anomalies, ambiguous regions and prediction events that lie in it, scores
 those that end in it and adds their ratios to running totals
 (:class:`Totals`); an anomaly, an ambiguous region or a prediction event that
@@ -14,10 +15,10 @@ Per block:
 
 * event bounds: where a point differs from its left neighbour
   (``np.not_equal`` into a reused buffer, then ``np.flatnonzero``);
-* integer overlaps ``|a_i & p_j|`` summed per anomaly and per prediction event
-  as differences of the running count of the points that are anomalous and
-  predicted, read at the events' bounds (a dense running count of the block,
-  or a binary search among the few such points of a sparse block);
+* integer overlaps ``|a_i & p_j|`` summed per anomaly and per prediction event:
+  differences of the running count of the points that are anomalous and
+  predicted, read at the events' bounds, or, when such points are few, each
+  placed among the events' starts by binary search;
 * the ambiguous region of every anomaly that ends in the block, cut on the
   next anomaly's first point ("at_next", ``TaPR.py``) or before it
   ("before_next"); when the next anomaly starts after the block, the series

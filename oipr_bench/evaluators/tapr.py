@@ -79,7 +79,7 @@ from ..events import to_events
 from ..inputs import check_pair
 from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
-from ._tapr_blocks import TIE_WINDOW, Totals, stream_totals
+from ._tapr_blocks import TIE_WINDOW, Totals, stream_totals  # TIE_WINDOW: still tapr.TIE_WINDOW
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
