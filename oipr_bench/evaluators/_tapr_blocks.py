@@ -132,19 +132,20 @@ class _Labels:
     left neighbour, ``edges``), written into the buffers ``marks`` and ``counts``.
     """
 
-    def __init__(self, starts: np.ndarray, pb: np.ndarray, edges: np.ndarray, marks: np.ndarray, counts: np.ndarray) -> None:
+    def __init__(self, starts: np.ndarray, pb: np.ndarray, edges: np.ndarray, buffers: Any) -> None:
         self.starts = starts
         self.pb, self.edges = pb, edges
-        self.marks = marks
-        self.counts = counts
+        self.buffers = buffers  # () -> (marks, counts): scratch arrays of the block's size
+        self.counts = np.zeros(0, dtype=np.int32)
         self.dense = False
         self.asked = 0  # points labelled so far by binary search
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         self.asked += x.shape[0]
-        if not self.dense and self.asked * max(1, self.starts.shape[0].bit_length()) * 4 > self.marks.shape[0]:
-            np.logical_and(self.edges, self.pb, out=self.marks)
-            np.cumsum(self.marks.view(np.int8), dtype=np.int32, out=self.counts)
+        if not self.dense and self.asked * max(1, self.starts.shape[0].bit_length()) * 4 > self.pb.shape[0]:
+            marks, self.counts = self.buffers()
+            np.logical_and(self.edges, self.pb, out=marks)
+            np.cumsum(marks.view(np.int8), dtype=np.int32, out=self.counts)
             self.dense = True
         if self.dense:
             return self.counts.take(x)
@@ -183,9 +184,8 @@ class _Stream:
         self.edges = np.empty(size, dtype=np.bool_)
         self.p_edges = np.empty(size, dtype=np.bool_)
         self.both = np.empty(size, dtype=np.bool_)
-        self.both_counts = np.zeros(size + 1, dtype=np.int32)  # [0] stays 0: no point before the block
-        self.marks = np.empty(size, dtype=np.bool_)
-        self.labels = np.empty(size, dtype=np.int32)
+        self.counts: np.ndarray | None = None  # running counts, made at the first dense block
+        self.labels: np.ndarray | None = None
         self.a_open: tuple[int, int] | None = None  # (start, hits so far) of the anomaly open at b0
         self.p_open: tuple[int, int, float] | None = None  # (start, hits, ambiguous weight so far) likewise
         self.pending: _Pending | None = None  # anomaly whose region crosses b0
@@ -198,13 +198,19 @@ class _Stream:
         p_starts = pa[0::2]
         pb = self.p[b0:b1]
         size = b1 - b0
-        labels = _Labels(p_starts, pb, self.p_edges[:size], self.marks[:size], self.labels[:size])
+        labels = _Labels(p_starts, pb, self.p_edges[:size], lambda: (self.both[:size], self._label_buffer()[:size]))
         amb_lab = np.zeros(p_starts.shape[0] + 1)
         if self.pending is not None:
             self._pending_region(b0, b1, pb, labels, amb_lab)
         self._anomalies(b0, b1, (ta, a_close), hits_a, pb, labels, amb_lab)
         self._finish_predictions(b0, (pa, p_close), hits_p, amb_lab)
         return ta.shape[0] + pa.shape[0]
+
+    def _label_buffer(self) -> np.ndarray:
+        """Scratch int32 array for the running count of prediction starts (the block's ``both`` mask is free then)."""
+        if self.labels is None:
+            self.labels = np.empty(self.both.shape[0], dtype=np.int32)
+        return self.labels
 
     def _bounds(self, y: np.ndarray, b0: int, b1: int, buffer: np.ndarray) -> np.ndarray:
         """Block positions ``x - b0`` where ``y`` differs from its left neighbour (``y[-1] = y[T] = 0``).
@@ -242,7 +248,10 @@ class _Stream:
                 np.bincount(np.searchsorted(bounds[0::2], where, side="right"), minlength=(bounds.shape[0] + 3) // 2)
                 for bounds, _ in (t_events, p_events)
             )
-        counts = self.both_counts[: b1 - b0 + 1]
+        if self.counts is None:
+            self.counts = np.empty(self.both.shape[0] + 1, dtype=np.int32)
+            self.counts[0] = 0  # no point before the block
+        counts = self.counts[: b1 - b0 + 1]
         np.cumsum(both.view(np.int8), dtype=np.int32, out=counts[1:])
         return self._event_counts(counts, *t_events), self._event_counts(counts, *p_events)
 
