@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..events import to_events
+from ..events import count_at_most, to_events
 from ..inputs import check_pair
 from ._params import check_real
 from ._base import Evaluator, Score, make_score
@@ -61,15 +61,11 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
     return tp + filled, n_pred - tp, n_true - tp - filled
 
 
-def _chosen_events(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(starts, ends)`` of the ground-truth events whose predicted share is strictly above ``k`` percent."""
-    starts, ends = to_events(y_true.view(np.bool_))
-    hits_before = np.zeros(y_true.shape[0] + 1, dtype=np.int32 if y_true.shape[0] < 2**31 - 1 else np.int64)
-    np.cumsum((y_true & y_pred).view(np.bool_), out=hits_before[1:])
-    hits = hits_before[ends].astype(np.int64)
-    hits -= hits_before[starts]
-    chosen = 100 * hits > k * (ends - starts)  # the PA%K rule, exact for integer k
-    return starts[chosen], ends[chosen]
+def _event_hits(starts: np.ndarray, y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Number of predicted points inside each ground-truth event (used by :func:`adjust_predictions`)."""
+    both = np.flatnonzero((y_true & y_pred).view(np.bool_))
+    event_of = count_at_most(starts, both, y_true.shape[0]) - 1
+    return np.bincount(event_of, minlength=starts.size).astype(np.int64)
 
 
 def _pw_score(y_true: np.ndarray, y_pred: np.ndarray) -> Score:
@@ -105,14 +101,9 @@ def adjust_predictions(y_true: np.ndarray, y_pred: np.ndarray, k: float = 0) -> 
     (``0.29 * 100`` is 28.999... in floating point).
     """
     adjusted = np.array(y_pred, dtype=np.int8)
-    starts, ends = _chosen_events(y_true, y_pred, k)
-    if starts.size:
-        inside = np.zeros(adjusted.shape[0] + 1, dtype=np.int8)  # +1 at a start, -1 at an end
-        inside[starts] = 1
-        inside[ends] = -1  # events are maximal runs: no end equals a start
-        np.cumsum(inside, out=inside)
-        adjusted |= inside[:-1]
-    return adjusted
+    starts, ends = to_events(y_true.view(np.bool_))
+    if starts.size == 0:
+        return adjusted
     hits = _event_hits(starts, y_true, y_pred)
     chosen = 100 * hits > k * (ends - starts)
     true_points = np.flatnonzero(y_true.view(np.bool_))
