@@ -1,6 +1,10 @@
-"""Small helpers shared by the evaluator tests."""
+"""Small helpers shared by the tests."""
 
 from __future__ import annotations
+
+import signal
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -23,3 +27,19 @@ def assert_score(score: Score, precision: float, recall: float) -> None:
     assert score.recall == pytest.approx(recall, abs=EXACT)
     f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
     assert score.f1 == pytest.approx(f1, abs=EXACT)
+
+
+@contextmanager
+def no_hang(seconds: int = 20) -> Iterator[None]:
+    """Fail (instead of hanging forever) when the body blocks, e.g. on a FIFO (SIGALRM, main thread)."""
+
+    def _alarm(signum: int, frame: object) -> None:
+        raise AssertionError(f"blocked for {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-import signal
 import zipfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -18,19 +16,7 @@ from oipr_bench.errors import UsageError
 from oipr_bench.expectations import load_expect_file
 from oipr_bench.userdata import SeriesFileError, read_series
 
-
-@contextmanager
-def _no_hang(seconds: int = 20):
-    def _alarm(signum, frame):
-        raise AssertionError(f"blocked for {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+from _helpers import no_hang
 
 
 def _main(argv: list[str]) -> int:
@@ -71,7 +57,7 @@ def test_deeply_nested_expect_file_is_a_usage_error(tmp_path, name, text):
 
 
 def test_expect_file_dev_zero_is_refused(capsys):
-    with _no_hang():
+    with no_hang():
         code = _main(["audit", "OIPR", "--expect-file", "/dev/zero"])
     _one_line_error(code, capsys.readouterr().err, "/dev/zero", "not a regular file")
 
@@ -79,7 +65,7 @@ def test_expect_file_dev_zero_is_refused(capsys):
 def test_expect_file_fifo_is_refused(tmp_path):
     fifo = tmp_path / "e.toml"
     os.mkfifo(fifo)
-    with _no_hang(), pytest.raises(UsageError, match="FIFO"):
+    with no_hang(), pytest.raises(UsageError, match="FIFO"):
         load_expect_file(fifo)
 
 
@@ -163,7 +149,7 @@ def test_non_regular_input_files_are_refused_without_blocking(tmp_path, kind):
         os.symlink(f.name, f)
     else:
         os.symlink("gone.csv", f)
-    with _no_hang(), pytest.raises(SeriesFileError) as info:
+    with no_hang(), pytest.raises(SeriesFileError) as info:
         read_series(f)
     assert str(f) in str(info.value)
 
@@ -171,7 +157,7 @@ def test_non_regular_input_files_are_refused_without_blocking(tmp_path, kind):
 def test_cli_input_fifo_is_a_one_line_error(tmp_path, capsys):
     f = tmp_path / "series.csv"
     os.mkfifo(f)
-    with _no_hang():
+    with no_hang():
         code = _main(["sweep", "--input", str(f), "-o", str(tmp_path / "x"), "--format", "csv"])
     _one_line_error(code, capsys.readouterr().err, str(f), "FIFO")
 

@@ -478,26 +478,11 @@ def test_missing_and_unlisted_files(tmp_path):
 
 # --------------------------------------------------------------------------- hostile files (issue 12)
 import os  # noqa: E402
-import signal  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
 
 from oipr_bench import guards  # noqa: E402
 from oipr_bench.scenarios import loader  # noqa: E402
 
-
-@contextmanager
-def _no_hang(seconds: int = 20):
-    """Fail (instead of hanging forever) when the body blocks, e.g. on a FIFO."""
-    def _alarm(signum, frame):
-        raise AssertionError(f"blocked for {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+from _helpers import no_hang  # noqa: E402
 
 
 def _hostile(folder: Path, kind: str, name: str, size: int) -> None:
@@ -540,7 +525,7 @@ def test_hostile_files_give_fixture_errors_without_blocking(fuzz_root, kind, nam
     _write_dataset(folder, _dump(MANIFEST), {n: _dump(d) for n, d in DOCS.items()})
     _hostile(folder, kind, name, size)
     try:
-        with _no_hang(), pytest.raises(FixtureError) as info:
+        with no_hang(), pytest.raises(FixtureError) as info:
             scenarios.load(folder)
         assert info.value.file is not None and name in info.value.file
         assert len(str(info.value)) < 600
@@ -555,7 +540,7 @@ def test_hostile_files_give_fixture_errors_without_blocking(fuzz_root, kind, nam
 def test_hostile_fixture_messages(tmp_path, kind, words):
     folder = _dataset(tmp_path)
     _hostile(folder, kind, "constant_detector.json", 100_000)
-    with _no_hang():
+    with no_hang():
         err = _load_error(folder)
     assert err.file == str(folder / "constant_detector.json")
     assert words in err.message

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-import numpy as np
-
 from ._adapter import Adapter, as_labels, as_scores, import_submodule
 
 __all__ = ["ADAPTERS"]

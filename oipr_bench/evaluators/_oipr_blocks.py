@@ -32,7 +32,7 @@ AUCs (eqs. 5-9) are sums of the same numbers, taken per block and added with
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Optional, Union
+from typing import NamedTuple, Union
 
 import numpy as np
 

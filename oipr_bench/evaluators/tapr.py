@@ -79,7 +79,7 @@ from ..events import to_events
 from ..inputs import check_pair
 from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
-from ._tapr_blocks import TIE_WINDOW, Totals, stream_totals  # TIE_WINDOW: still tapr.TIE_WINDOW
+from ._tapr_blocks import Totals, stream_totals
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
@@ -283,7 +283,7 @@ def _rank(values: np.ndarray, key: int, side: str = "left") -> int:
 
 
 def _settle_ties(totals: Totals, starts: np.ndarray, exact: Any) -> None:
-    """Replace, in ``totals``, every ratio found within :data:`TIE_WINDOW` of theta by ``exact(index)``.
+    """Replace, in ``totals``, every ratio found within :data:`oipr_bench.evaluators._tapr_blocks.TIE_WINDOW` of theta by ``exact(index)``.
 
     ``totals.ties`` holds ``(start, ratio)`` of those events; ``index`` is the
     event's rank among ``starts``.
