@@ -26,7 +26,7 @@ and every measurement runs in a **fresh Python subprocess** that loads them:
   ``traced`` is the ``tracemalloc`` peak of one extra call (NumPy reports its
   array allocations to tracemalloc, so this counts the arrays the call
   allocates).
-* the literal Algorithm 1 (:func:`oipr_bench.oracles.oipr.oipr_oracle`, a
+* the literal Algorithm 1 (:func:`oipr_bench.evaluators.oracles.oipr.oipr_oracle`, a
   per-point Python loop) on the same pair, up to ``--literal-max``
   points (default 1e6), on plain Python lists (the conversion is not timed);
   best of ``min(--repeat, 3)`` calls; in the same subprocess the vectorised
@@ -223,7 +223,7 @@ def _literal_worker(y_true: np.ndarray, y_pred: np.ndarray, repeat: int) -> dict
     import gc
 
     from oipr_bench import evaluators
-    from oipr_bench.oracles.oipr import oipr_oracle
+    from oipr_bench.evaluators.oracles.oipr import oipr_oracle
 
     t_list, p_list = y_true.tolist(), y_pred.tolist()
     gc.collect()

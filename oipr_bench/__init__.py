@@ -10,6 +10,7 @@ Main entry points
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ._version import __version__
@@ -17,13 +18,17 @@ from .errors import FixtureError, OiprBenchError, UsageError
 
 __all__ = ["__version__", "FixtureError", "OiprBenchError", "UsageError", "audit"]
 
+# The flat module paths of 0.2 (``oipr_bench.auditing.runner``, ``oipr_bench.pytest_plugin.plugin``, ...) resolve through
+# ``_legacy/`` for one release, with a DeprecationWarning (see oipr_bench/_legacy/__init__.py).
+__path__.append(os.path.join(os.path.dirname(__file__), "_legacy"))
+
 
 def audit(evaluator: Any, **params: Any) -> Any:
     """Profile ``evaluator`` on the special-scenario dataset.
 
-    Thin wrapper around :func:`oipr_bench.profiles.audit` (imported lazily so
+    Thin wrapper around :func:`oipr_bench.auditing.profiles.audit` (imported lazily so
     that ``import oipr_bench`` stays cheap); see there for the parameters.
     """
-    from .profiles import audit as _audit
+    from .auditing.profiles import audit as _audit
 
     return _audit(evaluator, **params)

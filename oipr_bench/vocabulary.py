@@ -121,10 +121,10 @@ HARMONIC_F1 = "harmonic_f1"
 #: The opt-in check that searches random inputs (hypothesis) for broken model-free properties.
 PROPERTY_SEARCH = "property-search"
 
-#: The sanity checks every audit runs, in report order (:mod:`oipr_bench.sanity`).
+#: The sanity checks every audit runs, in report order (:mod:`oipr_bench.auditing.sanity`).
 SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
 
-#: The model-free properties the property search looks for (:mod:`oipr_bench.property_search`), in report order.
+#: The model-free properties the property search looks for (:mod:`oipr_bench.auditing.property_search`), in report order.
 VALID_RESULT = "valid_result"
 PERFECT_PREDICTION = "perfect_prediction"
 PROPERTIES: tuple[str, ...] = (VALID_RESULT, PERFECT_PREDICTION, DETERMINISTIC, NO_MUTATION)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.evaluators import Score
-from oipr_bench.events import from_events
+from oipr_bench.scenarios.events import from_events
 
 EXACT = 1e-12
 

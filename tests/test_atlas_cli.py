@@ -15,7 +15,7 @@ from oipr_bench.atlas import registry
 from oipr_bench.atlas.registry import adapters
 from oipr_bench.atlas.store import validate_report
 from oipr_bench.cli import main
-from oipr_bench.paper import table_5
+from oipr_bench.reference.paper import table_5
 
 BUILTINS = ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR")
 pytest_plugins = ["pytester"]

@@ -13,11 +13,12 @@ import pandas as pd
 import pytest
 
 import oipr_bench
-from oipr_bench import paper, scenarios
+from oipr_bench.reference import paper
+from oipr_bench import scenarios
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
-from oipr_bench.expectations import Expectation, judge, load_expect_file
-from oipr_bench.results import Profile
+from oipr_bench.auditing.expectations import Expectation, judge, load_expect_file
+from oipr_bench.auditing.results import Profile
 
 
 def _pw(y_true, y_pred):

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from oipr_bench import characteristics as ch
-from oipr_bench import paper
+from oipr_bench.auditing import characteristics as ch
+from oipr_bench.reference import paper
 from oipr_bench.evaluators import NAMES, Score
 
 

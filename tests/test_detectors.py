@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oipr_bench import detectors, scenarios
-from oipr_bench.events import events_list, from_events, to_events
+from oipr_bench.scenarios import detectors
+from oipr_bench import scenarios
+from oipr_bench.scenarios.events import events_list, from_events, to_events
 
 binary = st.lists(st.integers(0, 1), min_size=1, max_size=300).map(lambda v: np.array(v, dtype=np.int8))
 GT = from_events([[100, 130], [400, 401], [600, 610]], 1000)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators.affiliation import Affiliation
-from oipr_bench.events import from_events
-from oipr_bench.oracles.affiliation import affiliation as oracle
+from oipr_bench.scenarios.events import from_events
+from oipr_bench.evaluators.oracles.affiliation import affiliation as oracle
 
 AM = Affiliation()
 
@@ -264,8 +264,8 @@ def test_values_lie_in_unit_interval_on_random_series():
 
 
 def test_table_a1_am_column():
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     printed = paper.table_a1()
     cases = scenarios.load()
     assert len(cases) == 25
@@ -379,7 +379,7 @@ def test_long_zone_with_many_pieces_has_no_cancellation():
 @pytest.mark.parametrize("block", [1, 2, 3, 7, 64, 1 << 18])
 def test_series_events_in_blocks_match_to_events(monkeypatch, block):
     from oipr_bench.evaluators import _affiliation_blocks as blocks
-    from oipr_bench.events import to_events
+    from oipr_bench.scenarios.events import to_events
 
     monkeypatch.setattr(blocks, "BLOCK_POINTS", block)
     rng = np.random.default_rng(block)

@@ -32,7 +32,7 @@ from oipr_bench.evaluators.oipr import (
     omega,
 )
 from oipr_bench.evaluators.pointwise import PointWise
-from oipr_bench.oracles.oipr import (
+from oipr_bench.evaluators.oracles.oipr import (
     interest_curve_oracle,
     oipr_areas_oracle,
     oipr_oracle,
@@ -425,7 +425,7 @@ def test_long_sparse_series_match_the_oracle(
 
 
 def test_table_c1_reproduced_to_two_decimals() -> None:
-    from oipr_bench import paper
+    from oipr_bench.reference import paper
 
     table = paper.table_c1()
     assert set(table) == set(ATTENUATIONS)
@@ -471,8 +471,8 @@ def test_threshold_edge_cases() -> None:
 
 
 def test_table_a1_oipr_column() -> None:
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     expected = paper.table_a1()
     oipr = OIPR()
     cases = scenarios.load()
@@ -495,8 +495,8 @@ def test_table_a1_oipr_column() -> None:
 
 
 def test_table_c2_all_attenuations() -> None:
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     table = paper.table_c2()
     assert len(table) == 16
     for case_id, row in table.items():

@@ -22,7 +22,7 @@ from oipr_bench.evaluators.pointwise import (
     PointWise,
     adjust_predictions,
 )
-from oipr_bench.oracles.pointwise import (
+from oipr_bench.evaluators.oracles.pointwise import (
     pa_oracle,
     pak_adjust_oracle,
     pak_oracle,
@@ -231,8 +231,8 @@ def test_matches_oracles(pair: tuple[list[int], list[int]], k: float) -> None:
 
 @pytest.mark.parametrize("name", POINT_EVALUATORS)
 def test_table_a1_columns(name: str) -> None:
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     expected = paper.table_a1()
     ev = evaluators.get(name)
     cases = scenarios.load()

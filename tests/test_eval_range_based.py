@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
 from oipr_bench.evaluators.range_based import BIASES, CARDINALITIES, RangeBased
-from oipr_bench.oracles.range_based import range_based as oracle
+from oipr_bench.evaluators.oracles.range_based import range_based as oracle
 
 EXACT = 1e-12
 
@@ -111,7 +111,7 @@ def test_tp_positions_match_paper(case: str, offset: int) -> None:
     # Table A1, TP positions: GT [100,130) in 200 points, one predicted point at 100 + offset.
     # Front weights 30..1 (sum 465); the point has weight 30 - offset:
     # RR = 0.5 + 0.5 * (30 - offset) / 465; RP = 1 (the point lies inside GT).
-    paper = pytest.importorskip("oipr_bench.paper")
+    paper = pytest.importorskip("oipr_bench.reference.paper")
     y_true = series(200, (100, 130))
     y_pred = series(200, (100 + offset, 101 + offset))
     score = RangeBased()(y_true, y_pred)
@@ -330,8 +330,8 @@ def test_time_reversal_swaps_front_and_back(data: tuple[np.ndarray, np.ndarray],
 
 
 def test_table_a1_rprr_column() -> None:
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     printed = paper.table_a1()
     cases = scenarios.load()
     assert len(cases) == 25

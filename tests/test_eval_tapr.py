@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
 from oipr_bench.evaluators.tapr import AMBIGUOUS_ENDS, AT_NEXT_EXCESS, TaPR
-from oipr_bench.oracles.tapr import ambiguous_ranges
-from oipr_bench.oracles.tapr import tapr as oracle
-from oipr_bench.oracles.tapr import tapr_parts as oracle_parts
+from oipr_bench.evaluators.oracles.tapr import ambiguous_ranges
+from oipr_bench.evaluators.oracles.tapr import tapr as oracle
+from oipr_bench.evaluators.oracles.tapr import tapr_parts as oracle_parts
 
 EXACT = 1e-12
 
@@ -477,8 +477,8 @@ def test_before_next_cut_keeps_scores_in_unit_interval(data: tuple[np.ndarray, n
 
 @pytest.mark.parametrize("ambiguous_end", AMBIGUOUS_ENDS)
 def test_table_a1_tapr_column(ambiguous_end: str) -> None:
-    from oipr_bench import paper, scenarios
-
+    from oipr_bench.reference import paper
+    from oipr_bench import scenarios
     expected = paper.table_a1()
     ev = TaPR(ambiguous_end=ambiguous_end)
     cases = scenarios.load()
@@ -502,7 +502,7 @@ def test_table_a1_tapr_column(ambiguous_end: str) -> None:
 
 
 def test_range_check_explains_published_precision_above_one() -> None:
-    from oipr_bench.runner import BAD_RESULT, call_evaluator
+    from oipr_bench.auditing.runner import BAD_RESULT, call_evaluator
 
     y = np.array([1, 0, 1], dtype=np.int8)  # perfect prediction: TaP = 1.0006182
     out = call_evaluator(TaPR(), y, y)

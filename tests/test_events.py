@@ -1,4 +1,4 @@
-"""Events as half-open [start, end) runs of 1s (oipr_bench.events)."""
+"""Events as half-open [start, end) runs of 1s (oipr_bench.scenarios.events)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oipr_bench.events import count_at_most, events_list, from_events, to_events
+from oipr_bench.scenarios.events import count_at_most, events_list, from_events, to_events
 
 
 def _runs_by_loop(y: list[int]) -> list[list[int]]:

@@ -13,8 +13,8 @@ import pytest
 from oipr_bench import evaluators
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
-from oipr_bench.expectations import load_expect_file
-from oipr_bench.userdata import SeriesFileError, read_series
+from oipr_bench.auditing.expectations import load_expect_file
+from oipr_bench.scenarios.userdata import SeriesFileError, read_series
 
 from _helpers import no_hang
 
@@ -163,7 +163,7 @@ def test_cli_input_fifo_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_a_series_longer_than_the_cap_is_refused(tmp_path, monkeypatch):
-    from oipr_bench import userdata
+    from oipr_bench.scenarios import userdata
 
     monkeypatch.setattr(userdata, "MAX_POINTS", 1000)
     f = tmp_path / "long.npy"

@@ -1,6 +1,6 @@
 """One options object for audit(), the plugin and `oipr-bench audit` (issue 13 part 2).
 
-The rules live in oipr_bench.options.AuditOptions; audit() errors name the
+The rules live in oipr_bench.auditing.options.AuditOptions; audit() errors name the
 Python parameter, the command and the plugin re-phrase the same error with
 their own flag names.
 """
@@ -14,7 +14,7 @@ import pytest
 import oipr_bench
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
-from oipr_bench.options import CLI_FLAGS, PLUGIN_FLAGS, AuditOptions, OptionError
+from oipr_bench.auditing.options import CLI_FLAGS, PLUGIN_FLAGS, AuditOptions, OptionError
 
 pytest_plugins = ["pytester"]
 

@@ -16,7 +16,7 @@ import pytest
 from oipr_bench import evaluators, scenarios
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
-from oipr_bench.oracles.oipr import oipr_areas_oracle
+from oipr_bench.evaluators.oracles.oipr import oipr_areas_oracle
 from oipr_bench.plots import sweep as sweep_mod
 from oipr_bench.plots._mpl import INSTALL_HINT, format_from_suffix
 from oipr_bench.plots.interest import auto_window, compute_interest

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench import paper, scenarios
-
+from oipr_bench.reference import paper
+from oipr_bench import scenarios
 pytest_plugins = ["pytester"]
 
 PW_SOURCE = textwrap.dedent(
@@ -75,7 +75,7 @@ def test_inert_without_evaluator(pytester: pytest.Pytester):
 
 
 def test_plugin_module_imports_almost_nothing(pytester: pytest.Pytester):
-    code = "import sys, oipr_bench.plugin; print(sorted(m for m in ('numpy', 'pandas', 'jsonschema') if m in sys.modules))"
+    code = "import sys, oipr_bench.pytest_plugin.plugin; print(sorted(m for m in ('numpy', 'pandas', 'jsonschema') if m in sys.modules))"
     result = pytester.run(sys.executable, "-c", code)
     assert result.ret == 0
     assert result.stdout.lines[-1] == "[]"
@@ -144,7 +144,7 @@ def test_reference_oipr_with_the_literal_algorithm_1(pytester: pytest.Pytester):
     pytester.makepyfile(
         literal_oipr=textwrap.dedent(
             """
-            from oipr_bench.oracles.oipr import oipr_oracle
+            from oipr_bench.evaluators.oracles.oipr import oipr_oracle
 
             def oipr(y_true, y_pred):
                 return oipr_oracle([int(v) for v in y_true], [int(v) for v in y_pred])

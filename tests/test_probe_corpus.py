@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import oipr_bench
-from oipr_bench import characteristics as ch
-from oipr_bench import paper
-from oipr_bench.events import events_list
+from oipr_bench.auditing import characteristics as ch
+from oipr_bench.reference import paper
+from oipr_bench.scenarios.events import events_list
 from oipr_bench.evaluators import NAMES, get
 
 NA = "not_applicable"

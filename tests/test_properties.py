@@ -1,7 +1,7 @@
 """Property-based tests of the seven built-in evaluators (hypothesis).
 
 Each property says where in the OIPR paper (or the evaluator's own paper) it
-comes from.  Inputs come from :mod:`oipr_bench.strategies` (the strategies we
+comes from.  Inputs come from :mod:`oipr_bench.testing.strategies` (the strategies we
 export for users), so these tests also exercise them.
 
 Tolerances: properties that follow from the definitions by exact integer
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from oipr_bench import evaluators
 from oipr_bench.evaluators.oipr import OIPR, interest_curve
 from oipr_bench.evaluators.tapr import AT_NEXT_EXCESS
-from oipr_bench.oracles.affiliation import affiliation as affiliation_oracle
-from oipr_bench.property_search import find_property_failures, run_property_search
-from oipr_bench.strategies import binary_series, event_lists, series_pairs
+from oipr_bench.evaluators.oracles.affiliation import affiliation as affiliation_oracle
+from oipr_bench.auditing.property_search import find_property_failures, run_property_search
+from oipr_bench.testing.strategies import binary_series, event_lists, series_pairs
 
 TOL = 1e-12
 
@@ -432,7 +432,7 @@ def test_am_padding_changes_nothing_when_no_prediction_reaches_the_last_zone(pai
 @given(data=st.data(), length=st.integers(1, 40))
 def test_event_lists_describe_maximal_runs(data, length):
     """``event_lists`` gives sorted, non-empty, separated events: exactly the runs of the series they build."""
-    from oipr_bench.events import events_list, from_events
+    from oipr_bench.scenarios.events import events_list, from_events
 
     events = data.draw(event_lists(length))
     assert events_list(from_events(events, length)) == events

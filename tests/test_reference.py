@@ -11,7 +11,8 @@ import jsonschema
 import numpy as np
 import pytest
 
-from oipr_bench import evaluators, paper, reference, scenarios
+from oipr_bench import evaluators, reference, scenarios
+from oipr_bench.reference import paper
 from oipr_bench._paths import data_dir
 from oipr_bench.cli import main
 from oipr_bench.errors import FixtureError
@@ -241,7 +242,7 @@ def test_reference_values_errors():
 
 def test_reference_values_refuses_a_stale_dataset_version(monkeypatch):
     doc = reference.load_document(reference.SCORE_FILES["PW"])
-    monkeypatch.setattr(reference, "_cached_document", lambda name: {**doc, "dataset_version": "0.9.0"})
+    monkeypatch.setattr(reference.values, "_cached_document", lambda name: {**doc, "dataset_version": "0.9.0"})
     with pytest.raises(FixtureError, match=r"\$\.dataset_version: made for dataset version 0\.9\.0"):
         reference.reference_values("PW")
 

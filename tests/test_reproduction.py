@@ -1,7 +1,7 @@
 """Reproduction of the paper's Tables A1, C1 and C2 (issue 3, "Done when").
 
 Every expected value comes from the paper's printed tables
-(:mod:`oipr_bench.paper`, i.e. ``reference_results/paper/``) with the stated
+(:mod:`oipr_bench.reference.paper`, i.e. ``reference_results/paper/``) with the stated
 tolerance: 5e-5 for 4 printed decimals, 5e-3 for 2, and 3 standard errors of
 our 100-run mean for the random-detector rows.
 """
@@ -15,7 +15,9 @@ import math
 
 import pytest
 
-from oipr_bench import evaluators, paper, reproduce
+from oipr_bench import evaluators
+from oipr_bench.reference import paper
+from oipr_bench.reports import reproduce
 from oipr_bench.cli import main
 from oipr_bench.reference import compute_c1, compute_values
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from oipr_bench import scenarios
-from oipr_bench.events import events_list
+from oipr_bench.scenarios.events import events_list
 
 TABLE_A1_ORDER = [
     "overlap_proportion/c1", "overlap_proportion/c2", "overlap_proportion/c3", "overlap_proportion/c4",

@@ -1,4 +1,4 @@
-"""Reading user series files (oipr_bench.userdata): formats, names and one-line errors."""
+"""Reading user series files (oipr_bench.scenarios.userdata): formats, names and one-line errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.errors import UsageError
-from oipr_bench.userdata import SeriesFileError, read_series
+from oipr_bench.scenarios.userdata import SeriesFileError, read_series
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench import characteristics, html_report, paper, plugin_items, profiles, scenarios, vocabulary
+from oipr_bench.auditing import characteristics, profiles
+from oipr_bench.reports import html_report
+from oipr_bench.reference import paper
+from oipr_bench.pytest_plugin import items as plugin_items
+from oipr_bench import scenarios, vocabulary
 from oipr_bench.vocabulary import (
     BENEFICIAL,
     CASE_STATUSES,

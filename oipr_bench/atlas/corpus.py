@@ -100,7 +100,7 @@ def dataset_series() -> list[Series]:
 
 def events_text(y: np.ndarray) -> str:
     """Events of a 0/1 series as half-open intervals, e.g. ``[5,9) [12,13)`` (``none`` if empty)."""
-    from ..events import to_events
+    from ..scenarios.events import to_events
 
     starts, ends = to_events(np.asarray(y).astype(bool))
     return " ".join(f"[{s},{e})" for s, e in zip(starts, ends)) or "none"

@@ -54,7 +54,7 @@ def _write_text(path: Path, text: str) -> None:
 def atlas_document(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``atlas.json`` as plain data."""
     from .._version import __version__
-    from ..characteristics import CHARACTERISTICS
+    from ..auditing.characteristics import CHARACTERISTICS
 
     return {
         "format": ATLAS_FORMAT[0],

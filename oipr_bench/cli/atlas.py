@@ -148,7 +148,7 @@ def _place(args: argparse.Namespace) -> int:
     from .. import audit
     from ..atlas.place import placement_lines, user_row
     from ..atlas.store import read_atlas
-    from ..resolve import parse_params, resolve
+    from ..auditing.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
     resolved = resolve(args.evaluator, parse_params(args.evaluator_param))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..io import atomic_write_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..options import AuditOptions
+    from ..auditing.options import AuditOptions
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,7 +61,7 @@ def add_declaration_options(parser: argparse.ArgumentParser) -> None:
 
 
 def declarations_from(args: argparse.Namespace) -> dict[str, Any]:
-    """The values of :func:`add_declaration_options`, as :func:`~oipr_bench.options.options_from_flags` takes them."""
+    """The values of :func:`add_declaration_options`, as :func:`~oipr_bench.auditing.options.options_from_flags` takes them."""
     return {"input_kind": args.input, "lower_is_better": args.lower_is_better, "bounds": args.bounds}
 
 
@@ -76,7 +76,7 @@ def output_path(output: str | None) -> str | None:
 
 def options_from(args: argparse.Namespace) -> "AuditOptions":
     """The audit options of the command line (errors name this command's flags)."""
-    from ..options import CLI_FLAGS, options_from_flags
+    from ..auditing.options import CLI_FLAGS, options_from_flags
 
     return options_from_flags({
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
@@ -87,8 +87,8 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..profiles import AuditSession
-    from ..resolve import parse_params, resolve
+    from ..auditing.profiles import AuditSession
+    from ..auditing.resolve import parse_params, resolve
 
     output = output_path(args.output)
     options = options_from(args)

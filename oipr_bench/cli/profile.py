@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def compute() -> dict[str, dict[str, str | None]]:
     """``{characteristic: {evaluator: computed value}}`` for the seven built-ins."""
     from ..evaluators import NAMES
-    from ..profiles import audit
+    from ..auditing.profiles import audit
     from ..vocabulary import CHARACTERISTICS
 
     out: dict[str, dict[str, str | None]] = {name: {} for name in CHARACTERISTICS}
@@ -42,8 +42,8 @@ def compute() -> dict[str, dict[str, str | None]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluators import NAMES
-    from ..paper import table_5
-    from ..render import table
+    from ..reference.paper import table_5
+    from ..auditing.render import table
     from ..vocabulary import CHARACTERISTICS
 
     paper = table_5()

@@ -34,10 +34,10 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..html_report import write_report
-    from ..options import CLI_FLAGS, options_from_flags
-    from ..profiles import AuditSession
-    from ..resolve import parse_params, resolve
+    from ..reports.html_report import write_report
+    from ..auditing.options import CLI_FLAGS, options_from_flags
+    from ..auditing.profiles import AuditSession
+    from ..auditing.resolve import parse_params, resolve
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")

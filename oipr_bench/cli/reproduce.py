@@ -1,7 +1,7 @@
 """``oipr-bench reproduce``: recompute the paper's Table A1, C1 or C2 and compare.
 
 Exit code 0 when every value matches the paper under the table's rule
-(see :mod:`oipr_bench.reproduce`), 1 otherwise.
+(see :mod:`oipr_bench.reports.reproduce`), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..reproduce import FORMATS, TABLES, render, reproduce
+from ..reports.reproduce import FORMATS, TABLES, render, reproduce
 
 
 def _table(value: str) -> str:

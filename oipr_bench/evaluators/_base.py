@@ -1,6 +1,6 @@
 """What every built-in evaluator shares: the result type and a small base class.
 
-:class:`Score` and the F1 rule (paper, eq. 1) live in :mod:`oipr_bench.score`
+:class:`Score` and the F1 rule (paper, eq. 1) live in :mod:`oipr_bench.evaluators.score`
 and are re-exported here.  :class:`Evaluator` derives ``params`` and
 ``__repr__`` from the parameters ``__init__`` declares, as scikit-learn's
 ``BaseEstimator`` does: every ``__init__`` parameter is stored on the instance
@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..score import Score, f1_from, make_score
+from .score import Score, f1_from, make_score
 
 __all__ = ["Score", "f1_from", "make_score", "Evaluator"]
 

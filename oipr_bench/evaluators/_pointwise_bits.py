@@ -244,7 +244,7 @@ def adjusted_fill(y_true: np.ndarray, y_pred: np.ndarray, k: float, block_bytes:
     Parameters
     ----------
     y_true, y_pred : ndarray of int8, shape (T,)
-        Validated 0/1 series (see :func:`oipr_bench.inputs.check_pair`).
+        Validated 0/1 series (see :func:`oipr_bench.evaluators.inputs.check_pair`).
     k : float
         Percentage threshold in ``[0, 100]``; ``k = 0`` is PA.
     block_bytes : int, default :data:`BLOCK_BYTES`

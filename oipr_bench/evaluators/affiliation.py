@@ -63,7 +63,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..inputs import check_pair
+from .inputs import check_pair
 from ._affiliation_blocks import index_dtype, series_events, stream_zones
 from ._base import Evaluator, Score, make_score
 
@@ -142,7 +142,7 @@ class Affiliation(Evaluator):
         Raises
         ------
         ValueError
-            On bad input (see :func:`oipr_bench.inputs.check_pair`) or when
+            On bad input (see :func:`oipr_bench.evaluators.inputs.check_pair`) or when
             ``y_true`` has no anomaly (affiliation zones are then undefined).
         """
         y_true, y_pred = check_pair(y_true, y_pred, evaluator=self.name)

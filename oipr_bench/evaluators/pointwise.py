@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..events import count_at_most, to_events
-from ..inputs import check_pair
+from ..scenarios.events import count_at_most, to_events
+from .inputs import check_pair
 from ._params import check_real
 from ._base import Evaluator, Score, make_score
 from ._pointwise_bits import adjusted_fill
@@ -84,7 +84,7 @@ def adjust_predictions(y_true: np.ndarray, y_pred: np.ndarray, k: float = 0) -> 
     Parameters
     ----------
     y_true, y_pred : ndarray of int8, shape (T,)
-        Validated 0/1 series (see :func:`oipr_bench.inputs.check_pair`).
+        Validated 0/1 series (see :func:`oipr_bench.evaluators.inputs.check_pair`).
     k : float, default 0
         Percentage threshold in ``[0, 100]``.  ``k = 0`` is PA (one hit
         suffices); ``k = 100`` never adjusts (PW).

@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_pair
+from .inputs import check_pair
 from ._base import Evaluator, Score, make_score
 from ._params import check_choice, check_real
 from ._range_based_blocks import BlockScorer
@@ -130,7 +130,7 @@ class RangeBased(Evaluator):
         Raises
         ------
         ValueError
-            On invalid input (see :func:`oipr_bench.inputs.check_pair`).
+            On invalid input (see :func:`oipr_bench.evaluators.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         scorer = BlockScorer(self.alpha_r, self.alpha_p, self.cardinality, self.bias_r, self.bias_p)

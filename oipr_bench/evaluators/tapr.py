@@ -75,8 +75,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..events import to_events
-from ..inputs import check_pair
+from ..scenarios.events import to_events
+from .inputs import check_pair
 from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
 from ._tapr_blocks import Totals, stream_totals
@@ -183,7 +183,7 @@ class TaPR(Evaluator):
         Raises
         ------
         ValueError
-            On invalid input (see :func:`oipr_bench.inputs.check_pair`).
+            On invalid input (see :func:`oipr_bench.evaluators.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         return self._parts(t, p)
@@ -194,7 +194,7 @@ class TaPR(Evaluator):
         Raises
         ------
         ValueError
-            On invalid input (see :func:`oipr_bench.inputs.check_pair`).
+            On invalid input (see :func:`oipr_bench.evaluators.inputs.check_pair`).
         """
         t, p = check_pair(y_true, y_pred, evaluator=self.name)
         tar_d, tar_p, tap_d, tap_p = self._parts(t, p)

@@ -6,7 +6,7 @@ with the case name (Fig. A's caption: all cases of a scenario share the ground
 truth, drawn once; the random detector's cases each have their own, so each
 case gets its own ground-truth strip there, and one example run is shown).
 
-Bars are the events ``[start, end)`` of :func:`oipr_bench.events.to_events`,
+Bars are the events ``[start, end)`` of :func:`oipr_bench.scenarios.events.to_events`,
 drawn with :meth:`~matplotlib.axes.Axes.broken_barh`, so one-point events stay
 visible and SVG files stay small.
 """
@@ -20,7 +20,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..events import to_events
+from ..scenarios.events import to_events
 from ..io import atomic_write_bytes
 from ._mpl import COLORS, figure_bytes, pyplot
 

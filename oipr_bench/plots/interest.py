@@ -23,7 +23,7 @@ import numpy as np
 
 from ..evaluators import Score
 from ..evaluators.oipr import OIPR
-from ..events import to_events
+from ..scenarios.events import to_events
 from ._mpl import COLORS, pyplot
 
 __all__ = ["InterestData", "compute_interest", "auto_window", "interest_figure", "interest_title"]

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import UsageError
-from ..userdata import read_series
+from ..scenarios.userdata import read_series
 
 __all__ = ["Source", "from_case", "from_files"]
 
@@ -96,7 +96,7 @@ def from_case(case_id: str) -> Source:
 
 
 def from_files(paths: Sequence[str | os.PathLike[str]]) -> Source:
-    """A :class:`Source` from one or more user series files (see :mod:`oipr_bench.userdata`).
+    """A :class:`Source` from one or more user series files (see :mod:`oipr_bench.scenarios.userdata`).
 
     Every file must hold the same ground truth.  Predictions are named by
     their column, prefixed with the file stem when several files are given.

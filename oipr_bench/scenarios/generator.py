@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ..detectors import random_detector
-from ..events import events_list
+from .detectors import random_detector
+from .events import events_list
 from ..io import atomic_write_text, dumps_json
 from .definitions import (
     DATASET_NAME,

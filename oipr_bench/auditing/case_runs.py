@@ -1,0 +1,69 @@
+"""Running an evaluator on one special-scenario case.
+
+A case has one prediction, or 100 for a random-detector case (Appendix A);
+:func:`run_case` scores every one through a :class:`~oipr_bench.auditing.runner.Caller`
+and returns a :class:`~oipr_bench.auditing.results.CaseResult` whose score is the mean
+of the per-run P, R and F1 (Table A1's convention).  :func:`pw_baseline` is
+the same for the built-in point-wise evaluator, which the existence reward
+is judged against.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from .results import CaseResult
+from .readings import KIND_PR, KIND_SCORE
+from .runner import CallOutcome
+from ..evaluators.score import Score
+from ..vocabulary import OK
+
+__all__ = ["run_case", "pw_baseline", "mean_score"]
+
+
+def mean_score(runs: list[Score]) -> Score:
+    """The per-metric mean of several scores."""
+    with np.errstate(invalid="ignore"):  # a scalar's P and R are NaN: their mean stays NaN, quietly
+        return Score(*(float(v) for v in np.mean(np.array(runs, dtype=float), axis=0)))
+
+
+def run_case(caller: Callable[[Any, Any], CallOutcome], case: Any) -> CaseResult:
+    """Run the evaluator on every prediction of ``case``.
+
+    The runs stop at the first failing call; its run number is in the message.
+    """
+    n = case.n_runs
+    t0 = time.perf_counter()
+    runs: list[Score] = []
+    returned_f1 = True
+    kind = KIND_PR
+    for i, pred in enumerate(case.predictions):
+        out = caller(case.y_true, pred)
+        if not out.ok:
+            where = f"run {i + 1} of {n}: " if n > 1 else ""
+            value = ""
+            if out.score is not None and out.result_kind == KIND_SCORE:
+                value = f" (returned {out.score.f1!r})"
+            elif out.score is not None:
+                value = f" (returned P={out.score.precision!r}, R={out.score.recall!r}, F1={out.score.f1!r})"
+            return CaseResult(case.id, out.kind, f"{where}{out.message}{value}", n, None, None, out.returned_f1,
+                              time.perf_counter() - t0, out.detail)
+        assert out.score is not None
+        runs.append(out.score)
+        returned_f1 = returned_f1 and out.returned_f1
+        kind = out.result_kind
+    seconds = time.perf_counter() - t0
+    if n == 1:
+        return CaseResult(case.id, OK, "", 1, runs[0], None, returned_f1, seconds, kind=kind)
+    return CaseResult(case.id, OK, "", n, mean_score(runs), tuple(runs), returned_f1, seconds, kind=kind)
+
+
+def pw_baseline(case: Any) -> Score:
+    """PW's score on ``case`` (the built-in point-wise evaluator; the mean over the runs)."""
+    from ..evaluators import get
+
+    pw = get("PW")
+    return mean_score([pw(case.y_true, p) for p in case.predictions])

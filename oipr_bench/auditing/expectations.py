@@ -1,0 +1,206 @@
+"""Expected characteristic values: declaring them and judging observations.
+
+The default expectation of every characteristic is OIPR's row of the paper's
+Table 5 (:data:`oipr_bench.auditing.characteristics.DEFAULT_EXPECTED`).  Users declare
+deviations with ``--expect name=value``, an expectation file (TOML or JSON), or
+an ``oipr_profile`` attribute on the evaluator; :func:`judge` turns an
+observed value and its expectation into a status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import characteristics as ch
+from ..errors import UsageError
+
+__all__ = [
+    "Expectation",
+    "expectations_from",
+    "load_expect_file",
+    "merge_expectations",
+    "judge",
+    "PASSED",
+    "DEVIATION",
+    "UNEXPECTED_PASS",
+    "FAILED",
+    "UNDETERMINED",
+    "NOT_RUN",
+    "NOT_APPLICABLE",
+]
+
+# Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
+from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
+
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a characteristic is expected to be.
+
+    Attributes
+    ----------
+    name : str
+        Characteristic name.
+    values : tuple of str
+        Accepted observed values.
+    source : str
+        Where the expectation comes from: ``"default"`` (OIPR's row of Table 5),
+        ``"--expect"``, an expectation file, or ``"oipr_profile"``.
+    reason : str
+        Optional free text given with the declaration.
+    """
+
+    name: str
+    values: tuple[str, ...]
+    source: str = "default"
+    reason: str = ""
+
+    @property
+    def default(self) -> tuple[str, ...]:
+        """OIPR's value(s): the default expectation."""
+        return ch.DEFAULT_EXPECTED[self.name]
+
+    @property
+    def deviation(self) -> bool:
+        """True when the declaration shares no value with the default: a declared deviation."""
+        return not set(self.values) & set(self.default)
+
+    def describe(self) -> str:
+        """``"no (declared by --expect)"``-style text."""
+        vals = " or ".join(self.values)
+        why = f": {self.reason}" if self.reason else ""
+        return f"{vals} (declared by {self.source}{why})" if self.source != "default" else vals
+
+
+def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
+    if name not in ch.VALUES:
+        raise UsageError(
+            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)}"
+        )
+    raw = value if isinstance(value, (list, tuple)) else [value]
+    if not raw:
+        raise UsageError(f"{source}: no value given for {name}")
+    out = []
+    for item in raw:
+        if not isinstance(item, str):
+            raise UsageError(f"{source}: {name} must be one of {', '.join(ch.VALUES[name])}, got {item!r}")
+        v = ch.normalise_value(item)
+        if v not in ch.VALUES[name]:
+            raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(ch.VALUES[name])}")
+        if v not in out:
+            out.append(v)
+    return tuple(out)
+
+
+def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source: str) -> dict[str, Expectation]:
+    """Validate declared expectations.
+
+    Parameters
+    ----------
+    declared : mapping or iterable of str
+        ``{name: value or [values]}``, or ``"name=value"`` strings (``--expect``;
+        several values separated by ``|`` or ``,``).
+    source : str
+        Where the declaration comes from (used in messages and reports).
+
+    Raises
+    ------
+    UsageError
+        Unknown characteristic name or value, or a malformed item.
+    """
+    if declared is None:
+        return {}
+    if isinstance(declared, Mapping):
+        items = list(declared.items())
+    else:
+        items = []
+        for item in declared:
+            name, sep, value = str(item).partition("=")
+            if not sep or not name.strip() or not value.strip():
+                raise UsageError(f"{source} {item!r}: expected characteristic=value")
+            values = [v for v in value.replace("|", ",").split(",") if v.strip()]
+            items.append((name.strip(), values))
+    out: dict[str, Expectation] = {}
+    for name, value in items:
+        name = ch.normalise_value(name)
+        reason = ""
+        if isinstance(value, Mapping):  # {value = "...", reason = "..."} in a file
+            reason = str(value.get("reason", ""))
+            value = value.get("value", value.get("values"))
+        out[name] = Expectation(name, _parse_values(name, value, source), source, reason)
+    return out
+
+
+def load_expect_file(path: str | Path) -> dict[str, Expectation]:
+    """Read declared expectations from a TOML or JSON file.
+
+    The file holds ``name = "value"`` pairs (or lists of values, or tables
+    ``{value = "...", reason = "..."}``), at top level or under a table named
+    ``oipr_profile`` or ``expect``.  TOML is read with :mod:`tomllib` (Python
+    3.11+) or ``tomli``; a ``.json`` file as strict JSON (a duplicate key is
+    an error).  Only a regular file of at most 1 MiB and 64 levels of nesting
+    is read (:mod:`oipr_bench.guards`).
+
+    Raises
+    ------
+    UsageError
+        Missing, non-regular, oversized or unreadable file, bad syntax,
+        duplicate keys, unknown names or values.
+    """
+    from ..guards import MAX_EXPECT_BYTES, UnreadableFile, loads_json, loads_toml, read_regular_bytes
+
+    p = Path(path)
+    try:
+        raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
+    except UnreadableFile as exc:
+        raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = loads_json(text) if p.suffix.lower() == ".json" else loads_toml(text)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--expect-file {str(p)!r}: not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
+        raise UsageError(f"--expect-file {str(p)!r}: cannot parse: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise UsageError(f"--expect-file {str(p)!r}: expected a table of characteristic = value")
+    for key in ("oipr_profile", "expect"):
+        if isinstance(data.get(key), Mapping):
+            data = data[key]
+            break
+    return expectations_from(data, str(p))
+
+
+def merge_expectations(*layers: Mapping[str, Expectation]) -> dict[str, Expectation]:
+    """Default expectations overridden by each layer in turn (later wins)."""
+    out = {name: Expectation(name, ch.DEFAULT_EXPECTED[name]) for name in ch.CHARACTERISTICS}
+    for layer in layers:
+        out.update(layer)
+    return out
+
+
+def judge(observed: str | None, expectation: Expectation) -> str:
+    """Status of an observed value against its expectation.
+
+    Without a declared deviation: ``passed`` when the value is expected, else
+    ``failed``.  ``not_applicable`` observed gives the status ``not_applicable``
+    under the default expectation and ``failed`` under a declared one that
+    does not list it.  With one (the declared values share none with the default):
+    the declared value gives ``deviation`` (pytest: xfail), the default value
+    ``unexpected_pass`` (pytest: XPASS), anything else ``failed``.
+    """
+    if observed is None:
+        return UNDETERMINED
+    if observed == NOT_APPLICABLE and observed not in expectation.values:
+        # The rule needs a quantity the evaluator does not give: a status of its own, a failure
+        # only when a declared expectation asks for a value.
+        return NOT_APPLICABLE if expectation.source == "default" else FAILED
+    if expectation.deviation:
+        if observed in expectation.values:
+            return DEVIATION
+        return UNEXPECTED_PASS if observed in expectation.default else FAILED
+    return PASSED if observed in expectation.values else FAILED
+
+

@@ -1,0 +1,174 @@
+"""Fences around a call of a user's evaluator (used by :mod:`oipr_bench.auditing.runner`).
+
+* :func:`evaluator_streams`: while the evaluator runs, whatever it prints
+  (``print``, ``sys.stdout.write`` or a raw write to file descriptor 1) goes
+  to **stderr**, so a report written to stdout (``--format json``) stays
+  valid; and closing or replacing ``sys.stdout``/``sys.stderr`` inside the
+  evaluator does not affect the caller afterwards.
+* :class:`SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
+  evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
+* :func:`watch_parent`: an isolated worker process dies with its parent
+  (Linux parent-death signal, plus a watchdog thread everywhere).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..guards import clip, printable
+
+#: Longest message a call outcome carries.
+MAX_MESSAGE = 500
+
+
+def outcome_text(message: str) -> str:
+    """An outcome message: printable (no terminal escapes) and clipped."""
+    return printable(clip(message, MAX_MESSAGE))
+
+
+class _StreamGuard:
+    """Stands in for ``sys.stdout``/``sys.stderr`` during a call: writes go to ``target``; ``close`` is ignored."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def write(self, text: str) -> int:
+        if self._target is None:
+            return len(text)
+        return self._target.write(text)
+
+    def flush(self) -> None:
+        if self._target is not None:
+            self._target.flush()
+
+    def close(self) -> None:
+        """An evaluator closing ``sys.stdout`` must not close the caller's stream."""
+
+    @property
+    def closed(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+def _flush(*streams: Any) -> None:
+    for stream in streams:
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+@contextmanager
+def evaluator_streams() -> Iterator[None]:
+    """Send the evaluator's stdout to stderr and restore both streams afterwards.
+
+    File descriptor 1 is pointed at descriptor 2 for the duration (so output
+    from C code or ``os.write(1, ...)`` is redirected too) when both exist.
+    Not thread-safe: calls from several threads at once share ``sys.stdout``.
+    """
+    saved_out, saved_err = sys.stdout, sys.stderr
+    _flush(saved_out, saved_err)
+    saved_fd = None
+    try:
+        saved_fd = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        if saved_fd is not None:
+            os.close(saved_fd)
+            saved_fd = None
+    sys.stdout, sys.stderr = _StreamGuard(saved_err), _StreamGuard(saved_err)
+    try:
+        yield
+    finally:
+        _flush(sys.stdout, sys.stderr, saved_err)
+        sys.stdout, sys.stderr = saved_out, saved_err
+        if saved_fd is not None:
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
+
+
+class SigintWatch:
+    """Context manager recording whether a real SIGINT arrived while it was active.
+
+    Inside, SIGINT is handled by a wrapper that marks ``real`` and then does
+    what the previous handler would (normally: raise KeyboardInterrupt).  A
+    KeyboardInterrupt caught while ``real`` is False was raised by the
+    evaluator itself.  Outside the main thread no handler can be installed,
+    so every KeyboardInterrupt counts as real (``real`` starts True there).
+    """
+
+    def __init__(self) -> None:
+        self.real = False
+        self._previous: Any = None
+        self._installed = False
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        previous = self._previous
+        if previous == signal.SIG_IGN:
+            return
+        self.real = True
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "SigintWatch":
+        if threading.current_thread() is not threading.main_thread():
+            self.real = True
+            return self
+        try:
+            self._previous = signal.getsignal(signal.SIGINT)
+            signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+        except (ValueError, OSError):
+            self.real = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._installed:
+            previous = self._previous if self._previous is not None else signal.SIG_DFL
+            signal.signal(signal.SIGINT, previous)
+
+
+def _set_parent_death_signal() -> None:
+    """Linux: have the kernel SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except Exception:
+        pass  # the watchdog thread still covers it
+
+
+def watch_parent(parent_pid: int | None, interval: float = 0.25) -> None:
+    """Make this (worker) process end when process ``parent_pid`` is gone.
+
+    Two mechanisms: the Linux parent-death signal (immediate, even while the
+    evaluator holds the GIL), and a daemon thread that checks every
+    ``interval`` seconds whether the process was re-parented (every platform;
+    needs the evaluator to release the GIL now and then, as pure Python does).
+    """
+    if parent_pid is None:
+        return
+    _set_parent_death_signal()
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watchdog, name="oipr-bench-parent-watchdog", daemon=True).start()

@@ -1,0 +1,322 @@
+"""The options of an audit, checked once for every front end.
+
+:func:`oipr_bench.audit`, the pytest plugin (``pytest --evaluator=...``) and
+``oipr-bench audit`` all describe a run with one :class:`AuditOptions`.  Its
+checks raise :class:`OptionError`, whose message names the *Python* parameter
+(``timeout``, ``against``, ...); a front end re-phrases it with its own flag
+names through :meth:`OptionError.phrased` and a mapping such as
+:data:`CLI_FLAGS`, so a rule written here applies to all three alike.
+
+Examples
+--------
+>>> AuditOptions(timeout=2.0).timeout
+2.0
+>>> try:
+...     AuditOptions(against="paper")
+... except OptionError as exc:
+...     print(exc, "|", exc.phrased(CLI_FLAGS))
+against needs reference | --against needs --reference
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..errors import UsageError
+from .expectations import Expectation, expectations_from
+
+__all__ = [
+    "AuditOptions",
+    "OptionError",
+    "AGAINST",
+    "DEFAULT_AGAINST",
+    "DEFAULT_TOLERANCE",
+    "PAPER_TOLERANCE",
+    "PAPER_STDERRS",
+    "CLI_FLAGS",
+    "PLUGIN_FLAGS",
+    "declared_expectations",
+]
+
+#: What a reference comparison compares with: the reference values, or the paper's printed Table A1.
+AGAINST: tuple[str, ...] = ("reference", "paper")
+DEFAULT_AGAINST = "reference"
+#: Default absolute tolerance of a comparison with the reference values.
+DEFAULT_TOLERANCE = 1e-9
+#: ``against="paper"``: half a unit in the 4th decimal the paper prints.
+PAPER_TOLERANCE = 5e-5
+#: ``against="paper"`` on a random-detector case: this many standard errors of the 100-run mean, on top.
+PAPER_STDERRS = 3.0
+
+#: How ``oipr-bench audit`` names each option.
+CLI_FLAGS: dict[str, str] = {
+    "timeout": "--timeout",
+    "isolate": "--isolate",
+    "reference": "--reference",
+    "reference_params": "--reference-param",
+    "against": "--against",
+    "tolerance": "--tolerance",
+    "hypothesis_examples": "--hypothesis-examples",
+    "expect": "--expect",
+    "input_kind": "--input",
+    "higher_is_better": "--lower-is-better",
+    "bounds": "--bounds",
+}
+#: How the pytest plugin names each option.
+PLUGIN_FLAGS: dict[str, str] = {
+    **CLI_FLAGS,
+    "timeout": "--oipr-timeout",
+    "isolate": "--oipr-isolate",
+    "hypothesis_examples": "--oipr-hypothesis-examples",
+    "input_kind": "--oipr-input",
+    "higher_is_better": "--oipr-lower-is-better",
+    "bounds": "--oipr-bounds",
+}
+
+
+class OptionError(UsageError):
+    """An audit option is invalid.
+
+    Parameters
+    ----------
+    template : str
+        The message, with each parameter it names written ``{name}``
+        (``"{against} needs {reference}"``).
+    parameters : tuple of str
+        The parameters named in ``template``; the first is the one at fault.
+
+    Notes
+    -----
+    ``str(err)`` names the Python parameters; :meth:`phrased` names a front
+    end's flags instead.  The template is filled by plain replacement, so a
+    quoted user value may contain braces.
+    """
+
+    def __init__(self, template: str, *parameters: str) -> None:
+        self.template = template
+        self.parameters = parameters
+        self.parameter = parameters[0]
+        super().__init__(self.phrased({}))
+
+    def phrased(self, names: Mapping[str, str]) -> str:
+        """The message with each parameter called ``names.get(parameter, parameter)``."""
+        out = self.template
+        for p in self.parameters:
+            out = out.replace("{" + p + "}", names.get(p, p))
+        return out
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """How an audit runs (everything but the evaluator itself).
+
+    Attributes
+    ----------
+    timeout : float or None
+        Seconds per evaluator call (the calls then run in a worker process);
+        a positive finite number.
+    isolate : bool
+        Run every call in a worker process.
+    reference : str or None
+        A built-in evaluator whose reference values every case is compared with.
+    reference_params : dict
+        Its parameters (only with ``reference``).
+    against : {"reference", "paper"} or None
+        Compare with the reference values (within ``tolerance``) or with the
+        paper's printed Table A1 (:data:`PAPER_TOLERANCE`, plus
+        :data:`PAPER_STDERRS` standard errors on a random case).  Only with
+        ``reference``; None means :data:`DEFAULT_AGAINST`.
+    tolerance : float or None
+        Absolute tolerance of the comparison with the reference values; only
+        with ``reference``; None means :data:`DEFAULT_TOLERANCE`.
+    hypothesis_examples : int or None
+        Run the ``property-search`` sanity check with this many examples per
+        property; None or 0: off.
+    sanity : bool
+        Run the sanity checks.
+    expectations : dict of str to Expectation
+        Declared expectations (validated by :mod:`oipr_bench.auditing.expectations`).
+    input_kind : {"binary", "scores"} or None
+        What the evaluator takes; None: its ``input_kind`` attribute, else binary
+        (:mod:`oipr_bench.auditing.declarations`).
+    higher_is_better : bool or None
+        Orientation of a scalar score; None: its attribute, else True.
+    bounds : (lo, hi), "LO:HI" or None
+        Range of a scalar score (an end None or empty for open); None: its
+        attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
+
+    Raises
+    ------
+    OptionError
+        On construction, naming the parameter at fault.
+    """
+
+    timeout: float | None = None
+    isolate: bool = False
+    reference: str | None = None
+    reference_params: Mapping[str, Any] = field(default_factory=dict)
+    against: str | None = None
+    tolerance: float | None = None
+    hypothesis_examples: int | None = None
+    sanity: bool = True
+    expectations: Mapping[str, Expectation] = field(default_factory=dict)
+    input_kind: str | None = None
+    higher_is_better: bool | None = None
+    bounds: Any = None
+
+    def __post_init__(self) -> None:
+        self._check_timeout()
+        for name in ("isolate", "sanity"):
+            if not isinstance(getattr(self, name), bool):
+                raise OptionError(f"{{{name}}} must be True or False, got {getattr(self, name)!r}", name)
+        self._check_hypothesis_examples()
+        self._check_reference()
+        self._check_declarations()
+
+    # -- checks ------------------------------------------------------------------------------------
+
+    def _check_timeout(self) -> None:
+        t = self.timeout
+        if t is None:
+            return
+        if not _is_real(t) or not (float(t) > 0 and math.isfinite(float(t))):
+            raise OptionError(f"{{timeout}} must be a positive number of seconds, got {t!r}", "timeout")
+        object.__setattr__(self, "timeout", float(t))
+
+    def _check_hypothesis_examples(self) -> None:
+        n = self.hypothesis_examples
+        if n is None:
+            return
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+            raise OptionError(f"{{hypothesis_examples}} must be 0 (off) or a positive integer, got {n!r}",
+                              "hypothesis_examples")
+        object.__setattr__(self, "hypothesis_examples", int(n) or None)
+
+    def _check_reference(self) -> None:
+        for name in ("against", "tolerance"):
+            if getattr(self, name) is not None and self.reference is None:
+                raise OptionError(f"{{{name}}} needs {{reference}}", name, "reference")
+        if not isinstance(self.reference_params, Mapping):
+            raise OptionError(f"{{reference_params}} must be a mapping, got {self.reference_params!r}", "reference_params")
+        if self.reference_params and self.reference is None:
+            raise OptionError("{reference_params} needs {reference}", "reference_params", "reference")
+        if self.reference is None:
+            return
+        if self.against is not None and self.against not in AGAINST:
+            raise OptionError(f"{{against}} must be 'reference' or 'paper', got {self.against!r}", "against")
+        tol = self.tolerance
+        if tol is not None and (not _is_real(tol) or not (float(tol) >= 0 and math.isfinite(float(tol)))):
+            raise OptionError(f"{{tolerance}} must be a non-negative number, got {tol!r}", "tolerance")
+        if tol is not None:
+            object.__setattr__(self, "tolerance", float(tol))
+        object.__setattr__(self, "reference_params", self._reference_evaluator_params())
+
+    def _reference_evaluator_params(self) -> dict[str, Any]:
+        from ..evaluators import NAMES, get
+        from ..jsondata import jsonable
+
+        if self.reference not in NAMES:
+            raise OptionError(
+                f"{{reference}}: unknown evaluator {self.reference!r}; built-in evaluators are {', '.join(NAMES)}",
+                "reference",
+            )
+        try:
+            params = dict(get(self.reference, **self.reference_params).params)
+        except (TypeError, ValueError) as exc:
+            raise OptionError(f"{{reference_params}}: {exc}", "reference_params") from None
+        if self.against == "paper" and jsonable(params) != jsonable(get(self.reference).params):
+            raise OptionError(
+                "{against}=paper compares with Table A1, which uses the paper's Table 3 parameters; "
+                "drop {reference_params}",
+                "against",
+                "reference_params",
+            )
+        return params
+
+    def _check_declarations(self) -> None:
+        from .declarations import parse_bounds
+        from .readings import normalise_bounds
+        from .runner import INPUT_KINDS
+
+        if self.input_kind is not None and self.input_kind not in INPUT_KINDS:
+            raise OptionError(f"{{input_kind}} must be one of {', '.join(INPUT_KINDS)}, got {self.input_kind!r}",
+                              "input_kind")
+        if self.higher_is_better is not None and not isinstance(self.higher_is_better, bool):
+            raise OptionError(f"{{higher_is_better}} must be True or False, got {self.higher_is_better!r}",
+                              "higher_is_better")
+        if self.bounds is None:
+            return
+        try:
+            pair = parse_bounds(self.bounds, where="") if isinstance(self.bounds, str) else normalise_bounds(self.bounds)
+        except (ValueError, UsageError) as exc:
+            raise OptionError(f"{{bounds}}: {str(exc).lstrip(': ')}", "bounds") from None
+        object.__setattr__(self, "bounds", pair)
+
+    # -- effective values --------------------------------------------------------------------------
+
+    @property
+    def comparison(self) -> str:
+        """What the reference comparison compares with (``against`` or its default)."""
+        return self.against or DEFAULT_AGAINST
+
+    @property
+    def comparison_tolerance(self) -> float:
+        """The tolerance of the comparison with the reference values (``tolerance`` or its default)."""
+        return DEFAULT_TOLERANCE if self.tolerance is None else self.tolerance
+
+    def recorded(self) -> dict[str, Any]:
+        """The run options a report records (``options`` in ``schema/report.schema.json``)."""
+        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples}
+
+
+def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:
+    """Validate ``audit(expect=...)``: a mapping, ``NAME=VALUE`` strings, or one such string.
+
+    A bare string is one ``NAME=VALUE`` item (never read character by character).
+    """
+    if expect is None:
+        return {}
+    if isinstance(expect, str):
+        expect = [expect]
+    elif not isinstance(expect, (Mapping, list, tuple, set, frozenset)):
+        raise OptionError(
+            f"{{expect}} must be a mapping of characteristic to value or a list of NAME=VALUE strings, "
+            f"got {type(expect).__name__}",
+            "expect",
+        )
+    return expectations_from(expect, source)
+
+
+def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> AuditOptions:
+    """The :class:`AuditOptions` of a front end's parsed flags (the CLI's or the plugin's).
+
+    ``values`` holds the flag values under the field names of :class:`AuditOptions`, except
+    ``expect``/``expect_file`` (``--expect`` items and an expectation file), ``reference_param``
+    (``KEY=VALUE`` strings) and ``lower_is_better`` (a switch). An :class:`OptionError` is re-worded
+    with ``flags`` (:data:`CLI_FLAGS` or :data:`PLUGIN_FLAGS`), so one rule serves both front ends.
+    """
+    from .expectations import load_expect_file
+    from .resolve import parse_params
+
+    fields = dict(values)
+    expect_file = fields.pop("expect_file", None)
+    declared = load_expect_file(expect_file) if expect_file else {}
+    declared.update(expectations_from(fields.pop("expect", None) or [], "--expect"))
+    reference_param = fields.pop("reference_param", None)
+    lower_is_better = fields.pop("lower_is_better", False)
+    try:
+        return AuditOptions(
+            **fields,
+            reference_params=parse_params(reference_param, option="--reference-param"),
+            expectations=declared,
+            higher_is_better=False if lower_is_better else None,
+        )
+    except OptionError as exc:
+        raise UsageError(exc.phrased(flags)) from None

@@ -1,0 +1,132 @@
+"""Text and Markdown tables: one renderer for every table oipr-bench prints.
+
+:func:`table` lays out a header and rows as aligned plain text or as a
+Markdown table; the audit profile (:func:`render_profile`), ``oipr-bench
+profile`` and the reproduction tables (:mod:`oipr_bench.reports.reproduce`) all use it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Sequence
+
+from .readings import KIND_PR, KIND_SCORE
+from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .results import Profile
+
+__all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_cases"]
+
+#: How each status is shown in tables.
+STATUS_TEXT = {
+    PASSED: "ok",
+    FAILED: "FAILED",
+    DEVIATION: "xfail (declared)",
+    UNEXPECTED_PASS: "XPASS",
+    UNDETERMINED: "UNDETERMINED",
+    NOT_APPLICABLE: "not applicable",
+    NOT_RUN: "not run",
+}
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False, *, rule: bool = False) -> list[str]:
+    """Lines of a table: columns padded to width (plain) or ``| a | b |`` (Markdown, ``|`` escaped).
+
+    ``rule=True`` puts a line of dashes under a plain header.
+    """
+    if markdown:
+        esc = [[c.replace("|", "\\|") for c in r] for r in [header, *rows]]
+        lines = ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        return lines + ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(r: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+
+    out = [line(header)]
+    if rule:
+        out.append("  ".join("-" * w for w in widths))
+    return out + [line(r) for r in rows]
+
+
+def cell(x: float | None, decimals: int = 4) -> str:
+    """A number at ``decimals`` decimals; ``-`` for None, ``nan`` for NaN."""
+    return "-" if x is None else ("nan" if math.isnan(x) else f"{x:.{decimals}f}")
+
+
+def render_characteristics(profile: "Profile", markdown: bool = False) -> list[str]:
+    """The profile table: characteristic, observed, expected, status, evidence."""
+    from .characteristics import DEFAULT_EXPECTED
+    from ..vocabulary import CHARACTERISTICS
+
+    rows = []
+    for name in CHARACTERISTICS:
+        r = profile.characteristic_results.get(name)
+        if r is None:
+            rows.append([name, "-", " or ".join(DEFAULT_EXPECTED[name]), STATUS_TEXT[NOT_RUN], ""])
+            continue
+        exp = " or ".join(r.expectation.values)
+        if r.expectation.source != "default":
+            exp += f" [{r.expectation.source}]"
+        rows.append([name, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
+    return table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
+
+
+def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
+    """The compact per-case table: P, R, F1 (means for random cases) and status."""
+    scalar = profile.kind == KIND_SCORE
+    rows = []
+    for r in profile.case_results.values():
+        if scalar:
+            vals = ["-" if r.score is None else cell(r.score.f1)]
+        else:
+            vals = ["-", "-", "-"] if r.score is None else [cell(v) for v in r.score]
+        rows.append([r.case_id, str(r.n_runs), *vals, "ok" if r.ok else f"{r.status}: {r.message}"])
+    return table(["case", "runs", *(["score"] if scalar else ["P", "R", "F1"]), "status"], rows, markdown)
+
+
+def describe_kind(profile: "Profile") -> str:
+    """One line: what the evaluator takes and returns, and how a scalar is read."""
+    d = profile.declarations
+    takes = "anomaly scores (float64)" if d.input_kind == "scores" else "0/1 predictions"
+    if profile.kind == KIND_SCORE:
+        lo, hi = ("open" if math.isinf(b) else f"{b:g}" for b in d.bounds)
+        way = "higher" if d.higher_is_better else "lower"
+        returns = f"one number (a score; {way} is better; bounds {lo} to {hi})"
+    elif profile.kind == KIND_PR:
+        returns = "precision and recall"
+    else:
+        returns = "nothing usable (no call succeeded)"
+    return f"evaluator kind {profile.kind or '-'}: takes {takes}, returns {returns}"
+
+
+def render_profile(profile: "Profile", markdown: bool = False) -> str:
+    """The whole profile as text: header, characteristics, sanity, reference, cases.
+
+    A multi-line sanity message (``property-search``) shows its first line only;
+    :meth:`Profile.failures` has all of it.
+    """
+    params = ", ".join(f"{k}={v!r}" for k, v in profile.params.items()) or "none"
+    lines = [
+        f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
+        f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        describe_kind(profile),
+        "",
+    ]
+    lines += render_characteristics(profile, markdown)
+    if profile.sanity_results:
+        lines += ["", "sanity: " + ", ".join(
+            f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
+            for n, r in profile.sanity_results.items()
+        )]
+    if profile.reference is not None:
+        res = list(profile.reference_results.values())
+        bad = [r for r in res if r.status != PASSED]
+        ref = profile.reference
+        lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
+        lines += [f"  {r.case_id}: {r.message}" for r in bad]
+    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
+    lines += render_cases(profile, markdown)
+    return "\n".join(lines) + "\n"
