@@ -154,7 +154,7 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
 
     p = Path(path)
     try:
-        raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
+        raw = read_regular_bytes(p, MAX_EXPECT_BYTES, what="the expectation file")
     except UnreadableFile as exc:
         raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
     try:

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
 from ..guards import describe_exception
+from ..io import note_input
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
 
@@ -124,6 +125,7 @@ def _import_file(path: Path, spec: str) -> Any:
     modname = f"_oipr_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
     if modname in sys.modules:
         return sys.modules[modname]
+    note_input(path, "the evaluator source")
     file_spec = importlib.util.spec_from_file_location(modname, path)
     if file_spec is None or file_spec.loader is None:
         raise UsageError(f"evaluator {spec!r}: cannot import {str(path)!r}")
@@ -137,6 +139,13 @@ def _import_file(path: Path, spec: str) -> Any:
             raise
         raise UsageError(f"evaluator {spec!r}: importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from None
     return module
+
+
+def _note_module_source(module: Any) -> None:
+    """Protect an imported module's source file from this run's outputs (see :func:`oipr_bench.io.note_input`)."""
+    source = module.__dict__.get("__file__") if isinstance(getattr(module, "__dict__", None), dict) else None
+    if isinstance(source, str):
+        note_input(source, "the evaluator source")
 
 
 def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
@@ -174,6 +183,7 @@ def load_object(spec: str) -> Any:
             module = _import_file(Path(modpart), spec)
         else:
             module = _import_module(modpart, spec)
+            _note_module_source(module)
         return _getattr_path(module, attrs, spec, modpart)
     if spec.endswith(".py") or "/" in spec or os.sep in spec:
         raise UsageError(_file_without_name(spec))
@@ -190,6 +200,7 @@ def load_object(spec: str) -> Any:
                 raise
             last_error = exc
             continue
+        _note_module_source(module)
         return _getattr_path(module, ".".join(parts[cut:]), spec, modname)
     assert last_error is not None
     raise last_error
