@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..guards import describe_exception
+from ..guards import MAX_JSON_DEPTH, clip, describe_exception, json_depth, printable
 from ..io import note_input
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
@@ -67,11 +67,35 @@ class Resolved:
     oipr_profile: dict[str, Any] = field(default_factory=dict)
 
 
+class _DuplicateKey(Exception):
+    """A JSON object in a parameter value has the same key twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def parse_value(text: str) -> Any:
-    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string."""
+    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string.
+
+    Raises
+    ------
+    UsageError
+        JSON nested more than :data:`~oipr_bench.guards.MAX_JSON_DEPTH` levels, or an object with a
+        key given twice (``{"a": 1, "a": 2}`` is a conflict, not "the last one").
+    """
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise UsageError(f"nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        return json.loads(text)
-    except ValueError:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise UsageError(f"key {clip(printable(repr(exc.args[0])), 80)} given twice in one object") from None
+    except (ValueError, RecursionError):
         return text
 
 
@@ -92,8 +116,11 @@ def parse_params(items: Iterable[str] | None, *, option: str = "--evaluator-para
         if not key.isidentifier():
             raise UsageError(f"{option} {item!r}: {key!r} is not a valid parameter name")
         if key in params:
-            raise UsageError(f"{option} {item!r}: parameter {key!r} given twice")
-        params[key] = parse_value(value.strip())
+            raise UsageError(f"{option} {clip(printable(key), 80)}: parameter given twice")
+        try:
+            params[key] = parse_value(value.strip())
+        except UsageError as exc:
+            raise UsageError(f"{option} {clip(printable(key), 80)}: {exc}") from None
     return params
 
 

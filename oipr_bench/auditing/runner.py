@@ -28,6 +28,7 @@ import numpy as np
 from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
 from ..guards import describe_exception, format_exception, safe_str
 from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
+from .options import MAX_TIMEOUT
 from .readings import KIND_PR
 from ..evaluators.score import Score
 
@@ -232,6 +233,8 @@ class Caller:
             timeout = float(timeout)
             if not timeout > 0 or math.isinf(timeout):
                 raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+            if timeout > MAX_TIMEOUT:
+                raise ValueError(f"timeout must be at most {MAX_TIMEOUT:g} seconds (one week), got {timeout!r}")
         self.fn = fn
         self.timeout = timeout
         self.isolate = bool(isolate)
