@@ -199,6 +199,15 @@ def safe_str(obj: Any, limit: int = MAX_QUOTE) -> str:
     return printable(clip(text, limit))
 
 
+def safe_repr(obj: Any, limit: int = MAX_QUOTE) -> str:
+    """``repr(obj)`` for a message: never raising (a hostile ``__repr__`` included), clipped, printable."""
+    try:
+        text = repr(obj)
+    except BaseException:  # noqa: BLE001 - a message must not stop the run
+        text = f"<{type(obj).__name__} object>"
+    return printable(clip(text, limit))
+
+
 def describe_exception(exc: BaseException) -> str:
     """``"ValueError: bad input"``: one clipped, printable line."""
     text = safe_str(exc)

@@ -119,7 +119,7 @@ def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
     target = Path(raw)
     try:
         st = os.stat(target)  # follows symlinks
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # the write reports a parent that is not a folder
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder; give a file name", raw)

@@ -180,13 +180,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _check_report_path(flag: str, path: str) -> None:
-    """Refuse a report path that is a folder or a file this session reads (evaluator source...)."""
+    """Refuse, before the session runs, a report path naming a file the session reads (evaluator source...).
+
+    Other problems (a folder, a parent that is a file) fail the run when the report is written, as before.
+    """
+    from ..errors import OverwriteRefused
     from ..io import check_output
 
     try:
         check_output(path)
-    except OSError as exc:
-        raise pytest.UsageError(f"oipr-bench: {flag} {path}: {exc.strerror if exc.filename else exc}") from None
+    except OverwriteRefused as exc:
+        raise pytest.UsageError(f"oipr-bench: {flag}: {exc}") from None
+    except OSError:
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
