@@ -222,3 +222,37 @@ def test_the_checker_catches_front_ends_and_the_facade(tmp_path, importer, line)
     root = _tree(tmp_path, {"__init__.py": "", "cli/__init__.py": "", "pytest_plugin/__init__.py": "",
                             "pytest_plugin/plugin.py": "", "evaluators/__init__.py": "", importer: line})
     assert len(upward_imports(graph(root))) == 1
+
+
+# The 0.2 module paths keep working for one release, with a DeprecationWarning, as the very same module.
+
+LEGACY = sorted(p.stem for p in (PACKAGE / "_legacy").glob("*.py") if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("old", LEGACY)
+def test_an_old_module_path_warns_and_gives_the_new_module(old):
+    import importlib
+    import sys
+
+    sys.modules.pop(f"oipr_bench.{old}", None)
+    with pytest.warns(DeprecationWarning, match=rf"oipr_bench\.{old} is deprecated since oipr-bench 0\.3"):
+        module = importlib.import_module(f"oipr_bench.{old}")
+    assert module.__name__ != f"oipr_bench.{old}"
+    assert module is sys.modules[module.__name__]
+    assert top_of(module.__name__) in LAYERS
+
+
+def test_the_old_paths_cover_every_moved_module():
+    moved = {"case_runs", "characteristics", "coerce", "comparison", "declarations", "detectors", "discrimination",
+             "events", "expectations", "findings", "html_parts", "html_report", "inputs", "isolation", "options",
+             "oracles", "paper", "plugin", "plugin_items", "profiles", "property_search", "readings",
+             "reference_files", "render", "reproduce", "resolve", "results", "rules", "runner", "sanity", "score",
+             "strategies", "userdata"}
+    assert set(LEGACY) == moved
+
+
+def test_the_old_reference_module_names_still_work_on_the_package():
+    from oipr_bench import reference
+
+    for name in ("reference_values", "compute_score", "write_reference", "check_reference", "ReferenceValue", "SCORE_FILES"):
+        assert hasattr(reference, name), name
