@@ -27,6 +27,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
+from .runner import MAX_TIMEOUT
 
 __all__ = [
     "AuditOptions",
@@ -51,8 +52,6 @@ PAPER_TOLERANCE = 5e-5
 #: ``against="paper"`` on a random-detector case: this many standard errors of the 100-run mean, on top.
 PAPER_STDERRS = 3.0
 
-#: Longest ``timeout`` accepted: one week. Larger values overflow the OS timers (``1e300``).
-MAX_TIMEOUT = 7 * 24 * 3600.0
 #: Most ``hypothesis_examples`` per property: beyond this a search is hours long, never a check.
 MAX_HYPOTHESIS_EXAMPLES = 100_000
 

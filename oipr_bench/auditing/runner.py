@@ -28,7 +28,6 @@ import numpy as np
 from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
 from ..guards import format_exception, safe_str
 from .isolation import SigintWatch, described, outcome_text, evaluator_streams, watch_parent
-from .options import MAX_TIMEOUT
 from .readings import KIND_PR
 from ..evaluators.score import Score
 
@@ -65,6 +64,9 @@ class CallOutcome:
     def ok(self) -> bool:
         return self.kind == OK
 
+
+#: Longest timeout accepted (seconds): one week. Larger values overflow the OS timers (``1e300``).
+MAX_TIMEOUT = 7 * 24 * 3600.0
 
 #: What an evaluator takes: 0/1 predictions, or float64 anomaly scores.
 INPUT_KINDS: tuple[str, ...] = ("binary", "scores")
