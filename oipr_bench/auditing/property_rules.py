@@ -318,9 +318,9 @@ def check_ties(r: Readings) -> PropertyFinding:
 
 def check_chance_ordering(r: Readings) -> PropertyFinding:
     """perfect > random (mean) > inverted, perfect > constant > inverted, constant not above chance."""
-    perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("perfect", "constant", "inverted"))
+    perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "constant", "inverted"))
     rand = float(np.mean([r.s(c) for c in r.ids("random")]))
-    numbers = {"score perfect": perfect, "mean score random": rand, "score constant": constant, "score inverted": inverted}
+    numbers = {"score oracle (perfect ranking)": perfect, "mean score random": rand, "score constant": constant, "score inverted": inverted}
     checks = (("perfect > random", perfect, rand), ("perfect > constant", perfect, constant),
               ("random > inverted", rand, inverted), ("constant > inverted", constant, inverted))
     broken = [f"not {label} ({fmt(a)} vs {fmt(b)})" for label, a, b in checks if not a - b > SCORE_TOLERANCE]

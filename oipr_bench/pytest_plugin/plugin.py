@@ -71,6 +71,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
     _add_run_options(group)
+    _add_suite_options(group)
 
 
 def _add_run_options(group: Any) -> None:
@@ -123,6 +124,10 @@ def _add_run_options(group: Any) -> None:
         default=None,
         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+
+
+def _add_suite_options(group: Any) -> None:
+    """The options on what the audit covers: the suite, and the atlas placement."""
     group.addoption(
         "--oipr-suite",
         choices=("table5", "properties", "all"),

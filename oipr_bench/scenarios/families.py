@@ -315,7 +315,7 @@ def chance_ordering(seed: int = 19005) -> FamilyDef:
     """Perfect scores, 10 uniform random scores, a constant score (0.5) and the inverted perfect scores."""
     rng = np.random.RandomState(seed)
     perfect = oracle_scores(rng)
-    cases = [_score_case("perfect", "perfect", perfect)]
+    cases = [_score_case("oracle", "oracle", perfect)]
     cases += [_score_case(f"random{j}", "random", rng.uniform(0.0, 1.0, SCORE_LENGTH)) for j in range(1, RANDOM_DRAWS + 1)]
     cases += [_score_case("constant", "constant", np.full(SCORE_LENGTH, 0.5)),
               _score_case("inverted", "inverted", 1.0 - perfect)]
