@@ -30,8 +30,8 @@ __all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "
 RANK_RHO = 0.9
 #: Noise robustness: the largest change (common scale) that Gaussian noise of sigma <= 0.1 may cause.
 NOISE_TOLERANCE = 0.05
-#: Chance ordering: a constant score may exceed the random scores' mean by this much (their sampling
-#: spread over 10 draws) before it counts as overrated.
+#: Chance ordering: a constant score may exceed the random scores' mean by this much, or by three
+#: standard errors of that mean if more, before it counts as overrated (random draws scatter).
 CHANCE_TOLERANCE = 0.02
 
 DOWN, UP = "down", "up"
@@ -319,12 +319,15 @@ def check_ties(r: Readings) -> PropertyFinding:
 def check_chance_ordering(r: Readings) -> PropertyFinding:
     """perfect > random (mean) > inverted, perfect > constant > inverted, constant not above chance."""
     perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "constant", "inverted"))
-    rand = float(np.mean([r.s(c) for c in r.ids("random")]))
-    numbers = {"score oracle (perfect ranking)": perfect, "mean score random": rand, "score constant": constant, "score inverted": inverted}
+    draws = [r.s(c) for c in r.ids("random")]
+    rand = float(np.mean(draws))
+    margin = max(CHANCE_TOLERANCE, 3 * float(np.std(draws, ddof=1)) / math.sqrt(len(draws)))
+    numbers = {"score oracle (perfect ranking)": perfect, "mean score random": rand, "score constant": constant,
+               "score inverted": inverted, "allowed margin of constant over random": margin}
     checks = (("perfect > random", perfect, rand), ("perfect > constant", perfect, constant),
               ("random > inverted", rand, inverted), ("constant > inverted", constant, inverted))
     broken = [f"not {label} ({fmt(a)} vs {fmt(b)})" for label, a, b in checks if not a - b > SCORE_TOLERANCE]
-    if constant - rand > CHANCE_TOLERANCE:
+    if constant - rand > margin:
         value, why = v.CONSTANT_OVERRATED, f"a constant score beats random scores ({fmt(constant)} vs {fmt(rand)})"
     elif broken:
         value, why = v.DISORDERED, "; ".join(broken)
