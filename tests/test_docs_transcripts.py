@@ -129,8 +129,9 @@ def test_transcript_is_what_the_command_prints(tmp_path, page, mark, lines, wher
     for name, text in example_files(page).items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "COLUMNS": "80", "PYTHONWARNINGS": "ignore"}
-    env.pop("PYTEST_ADDOPTS", None)
-    env.pop("PYTEST_XDIST_WORKER", None)
+    # pytest prints the short summary untruncated where CI or BUILD_NUMBER is set: show what a terminal shows.
+    for name in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "CI", "BUILD_NUMBER"):
+        env.pop(name, None)
     result = subprocess.run(command_line(lines[0][2:]), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     problem = matches(lines[1:], result.stdout.splitlines())
     assert problem is None, (
@@ -212,7 +213,8 @@ def _run(page: Path, command: str, folder: Path) -> list[str]:
     for name, text in example_files(page).items():
         (folder / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "COLUMNS": "80", "PYTHONWARNINGS": "ignore"}
-    env.pop("PYTEST_ADDOPTS", None)
+    for name in ("PYTEST_ADDOPTS", "CI", "BUILD_NUMBER"):
+        env.pop(name, None)
     return subprocess.run(command_line(command), cwd=folder, env=env, capture_output=True, text=True, timeout=300).stdout.splitlines()
 
 

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from . import characteristics as ch
 from ..errors import UsageError
+from ..guards import clip, printable
 
 __all__ = [
     "Expectation",
@@ -109,7 +110,8 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
     Raises
     ------
     UsageError
-        Unknown characteristic name or value, or a malformed item.
+        Unknown characteristic name or value, a malformed item, or a characteristic declared twice
+        (in any spelling: ``fragments_merging`` and ``FRAGMENTS_MERGING`` are one name).
     """
     if declared is None:
         return {}
@@ -124,8 +126,11 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
             values = [v for v in value.replace("|", ",").split(",") if v.strip()]
             items.append((name.strip(), values))
     out: dict[str, Expectation] = {}
-    for name, value in items:
-        name = ch.normalise_value(name)
+    for given, value in items:
+        name = ch.normalise_value(given)
+        if name in out:
+            raise UsageError(f"{source}: {clip(printable(str(given)), 80)} is declared twice (characteristic names "
+                             "ignore case); declare each characteristic once")
         reason = ""
         if isinstance(value, Mapping):  # {value = "...", reason = "..."} in a file
             reason = str(value.get("reason", ""))
@@ -154,7 +159,7 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
 
     p = Path(path)
     try:
-        raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
+        raw = read_regular_bytes(p, MAX_EXPECT_BYTES, what="the expectation file")
     except UnreadableFile as exc:
         raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
     try:

@@ -27,6 +27,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
+from .runner import MAX_TIMEOUT
 
 __all__ = [
     "AuditOptions",
@@ -50,6 +51,9 @@ DEFAULT_TOLERANCE = 1e-9
 PAPER_TOLERANCE = 5e-5
 #: ``against="paper"`` on a random-detector case: this many standard errors of the 100-run mean, on top.
 PAPER_STDERRS = 3.0
+
+#: Most ``hypothesis_examples`` per property: beyond this a search is hours long, never a check.
+MAX_HYPOTHESIS_EXAMPLES = 100_000
 
 #: How ``oipr-bench audit`` names each option.
 CLI_FLAGS: dict[str, str] = {
@@ -188,6 +192,8 @@ class AuditOptions:
             return
         if not _is_real(t) or not (float(t) > 0 and math.isfinite(float(t))):
             raise OptionError(f"{{timeout}} must be a positive number of seconds, got {t!r}", "timeout")
+        if float(t) > MAX_TIMEOUT:
+            raise OptionError(f"{{timeout}} must be at most {MAX_TIMEOUT:g} seconds (one week), got {t!r}", "timeout")
         object.__setattr__(self, "timeout", float(t))
 
     def _check_hypothesis_examples(self) -> None:
@@ -196,6 +202,9 @@ class AuditOptions:
             return
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
             raise OptionError(f"{{hypothesis_examples}} must be 0 (off) or a positive integer, got {n!r}",
+                              "hypothesis_examples")
+        if n > MAX_HYPOTHESIS_EXAMPLES:
+            raise OptionError(f"{{hypothesis_examples}} must be at most {MAX_HYPOTHESIS_EXAMPLES}, got {n!r}",
                               "hypothesis_examples")
         object.__setattr__(self, "hypothesis_examples", int(n) or None)
 
@@ -308,7 +317,11 @@ def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> A
     fields = dict(values)
     expect_file = fields.pop("expect_file", None)
     declared = load_expect_file(expect_file) if expect_file else {}
-    declared.update(expectations_from(fields.pop("expect", None) or [], "--expect"))
+    for name, given in expectations_from(fields.pop("expect", None) or [], "--expect").items():
+        if name in declared and set(declared[name].values) != set(given.values):
+            raise UsageError(f"--expect {name}={'|'.join(given.values)} contradicts {declared[name].source}, which "
+                             f"declares {name}={'|'.join(declared[name].values)}; declare it once")
+        declared[name] = given
     reference_param = fields.pop("reference_param", None)
     lower_is_better = fields.pop("lower_is_better", False)
     try:

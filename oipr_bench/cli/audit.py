@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..io import atomic_write_text
+from ..io import atomic_write_text, check_output
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..auditing.options import AuditOptions
@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     output = output_path(args.output)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    if output:
+        check_output(output)  # before the audit: never over the evaluator source or the expect file
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
     text = profile.format(args.format)

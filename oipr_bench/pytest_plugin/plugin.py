@@ -26,11 +26,16 @@ are built on the controller, also under pytest-xdist.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
+
+
+#: The run scope of an auditing session (see oipr_bench.io.run_scope), closed at unconfigure.
+SCOPE = pytest.StashKey[ExitStack]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -154,22 +159,49 @@ def pytest_configure(config: pytest.Config) -> None:
     from ..errors import OiprBenchError
     from ..auditing.profiles import AuditSession
     from ..auditing.resolve import parse_params, resolve
+    from ..io import run_scope
 
     opt = config.option
+    scope = ExitStack()
+    scope.enter_context(run_scope())  # no report of this session may replace a file it reads
     try:
         options = _options(config)
         resolved = resolve(opt.evaluator, parse_params(opt.evaluator_param, option="--evaluator-param"))
+        for flag, path in (("--oipr-report", opt.oipr_report), ("--oipr-html", opt.oipr_html)):
+            if path:
+                _check_report_path(flag, path)
         state = PluginState(AuditSession(resolved, options), strict=bool(opt.strict_expectations))
     except (OiprBenchError, ValueError, OSError) as exc:
+        scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
+    config.stash[SCOPE] = scope
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
+
+
+def _check_report_path(flag: str, path: str) -> None:
+    """Refuse, before the session runs, a report path naming a file the session reads (evaluator source...).
+
+    Other problems (a folder, a parent that is a file) fail the run when the report is written, as before.
+    """
+    from ..errors import OverwriteRefused
+    from ..io import check_output
+
+    try:
+        check_output(path)
+    except OverwriteRefused as exc:
+        raise pytest.UsageError(f"oipr-bench: {flag}: {exc}") from None
+    except OSError:
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = state_of(config)
     if state is not None:
         state.session.close()
+    scope = config.stash.get(SCOPE, None)
+    if scope is not None:
+        scope.close()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

@@ -245,7 +245,7 @@ def load_document(file_name: str, directory: str | Path | None = None) -> dict[s
 
     path = reference_dir(directory) / file_name
     try:
-        text = read_regular_bytes(path).decode("utf-8")
+        text = read_regular_bytes(path, what="a reference file").decode("utf-8")
     except UnreadableFile as exc:
         if str(exc) == "no such file":
             raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None

@@ -49,7 +49,7 @@ MAX_DATASET_POINTS = 100_000_000
 def _read_json(path: Path) -> tuple[bytes, Any]:
     """Return the raw bytes and the parsed JSON of ``path`` or raise FixtureError."""
     try:
-        raw = read_regular_bytes(path)
+        raw = read_regular_bytes(path, what="a case file")
     except UnreadableFile as exc:
         message = "file not found" if str(exc) == "no such file" else str(exc)
         raise FixtureError(message, file=str(path)) from None
