@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -147,11 +148,15 @@ class AuditSession:
         return out
 
     def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
-        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth (cached)."""
-        if case_id not in self._anchors:
-            y = self.cases[case_id].y_true
-            self._anchors[case_id] = (self.call(y, np.zeros_like(y)), self.call(y, y))
-        return self._anchors[case_id]
+        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth.
+
+        Cached per ground truth: the cases of a scenario share theirs.
+        """
+        y = self.cases[case_id].y_true
+        key = hashlib.sha256(np.ascontiguousarray(y).tobytes()).hexdigest() + str(y.dtype) + str(y.shape)
+        if key not in self._anchors:
+            self._anchors[key] = (self.call(y, np.zeros_like(y)), self.call(y, y))
+        return self._anchors[key]
 
     def baseline(self, case_id: str) -> Score:
         """PW's score on ``case_id`` (cached)."""
@@ -176,24 +181,26 @@ class AuditSession:
         scores = {r.case_id: r.score for r in results}
         decl, kind = self.declarations, self.kind or KIND_PR
         obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
-        anchored = () if ch.not_applicable_reason(name, obs) else (needed if not obs.bounded else ch.ANCHOR_CASES[name])
-        empty, perfect = {}, {}
+        anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
+        empty, perfect, problems = {}, {}, {}
         for cid in anchored:
             none, best = self.anchors(cid)
             bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
             if bad:
-                msg = "; ".join(f"needs {what} on the ground truth of {cid}, which failed ({o.kind}: {o.message})"
-                                for what, o in bad)
-                return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+                problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})"
+                                          for what, o in bad)
+                continue
             empty[cid], perfect[cid] = none.score, best.score
         obs = ch.Observations(
             scores=scores,  # type: ignore[arg-type]
             baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
             true_events={c: len(self.cases[c].y_true_events) for c in needed},
             kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,  # type: ignore[arg-type]
+            anchor_problems=problems,
         )
         finding = ch.derive(name, obs)
-        return CharacteristicResult(name, finding.value, expectation, judge(finding.value, expectation), finding,
+        observed = None if finding.value == UNDETERMINED else finding.value
+        return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
                                     finding.explanation)
 
     @property
