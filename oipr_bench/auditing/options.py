@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
 from .runner import MAX_TIMEOUT
+from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
 __all__ = [
     "AuditOptions",
@@ -68,6 +69,7 @@ CLI_FLAGS: dict[str, str] = {
     "input_kind": "--input",
     "higher_is_better": "--lower-is-better",
     "bounds": "--bounds",
+    "suite": "--suite",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -78,6 +80,7 @@ PLUGIN_FLAGS: dict[str, str] = {
     "input_kind": "--oipr-input",
     "higher_is_better": "--oipr-lower-is-better",
     "bounds": "--oipr-bounds",
+    "suite": "--oipr-suite",
 }
 
 
@@ -155,6 +158,11 @@ class AuditOptions:
     bounds : (lo, hi), "LO:HI" or None
         Range of a scalar score (an end None or empty for open); None: its
         attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
+    suite : {"table5", "properties", "all"} or None
+        What to run besides the sanity checks: the paper's Table 5 (cases and
+        characteristics; the default for a metric taking 0/1 predictions), the
+        metric properties (:mod:`oipr_bench.auditing.properties`), or both (the
+        default for a metric taking scores, so a score run exercises scores).
 
     Raises
     ------
@@ -174,6 +182,7 @@ class AuditOptions:
     input_kind: str | None = None
     higher_is_better: bool | None = None
     bounds: Any = None
+    suite: str | None = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -183,6 +192,8 @@ class AuditOptions:
         self._check_hypothesis_examples()
         self._check_reference()
         self._check_declarations()
+        if self.suite is not None and self.suite not in SUITES:
+            raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -280,9 +291,16 @@ class AuditOptions:
         """The tolerance of the comparison with the reference values (``tolerance`` or its default)."""
         return DEFAULT_TOLERANCE if self.tolerance is None else self.tolerance
 
-    def recorded(self) -> dict[str, Any]:
+    def suite_for(self, input_kind: str) -> str:
+        """The suite in force: ``suite``, else ``all`` for a metric taking scores and ``table5`` otherwise."""
+        if self.suite is not None:
+            return self.suite
+        return SUITE_ALL if input_kind == "scores" else SUITE_TABLE5
+
+    def recorded(self, input_kind: str = "binary") -> dict[str, Any]:
         """The run options a report records (``options`` in ``schema/report.schema.json``)."""
-        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples}
+        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples,
+                "suite": self.suite_for(input_kind)}
 
 
 def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:

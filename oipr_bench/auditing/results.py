@@ -17,11 +17,11 @@ from ..evaluators.score import Score
 from .expectations import Expectation
 from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
+from .property_results import PropertyResult
 from .readings import KIND_PR, KIND_SCORE
+from .report_upgrade import REPORT_FORMAT, upgrade_report
 from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 
-#: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 2)
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
 
@@ -224,6 +224,8 @@ class Profile:
         What the evaluator returns (None when no call succeeded).
     declarations : Declarations
         Input kind, orientation and bounds in force (:mod:`oipr_bench.auditing.declarations`).
+    property_results : dict of str to PropertyResult
+        The metric properties run (:mod:`oipr_bench.auditing.properties`), in report order.
     """
 
     evaluator: str
@@ -238,6 +240,12 @@ class Profile:
     dataset_version: str = ""
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
+    property_results: dict[str, PropertyResult] = field(default_factory=dict)
+
+    @property
+    def properties(self) -> dict[str, str | None]:
+        """Observed value per metric property run (None when it could not be determined)."""
+        return {n: r.observed for n, r in self.property_results.items()}
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -272,6 +280,7 @@ class Profile:
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status == PASSED for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
+            and not any(r.counts_as_failure for r in self.property_results.values())
         )
 
     def failures(self) -> list[str]:
@@ -284,6 +293,9 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
         out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
+        out += [f"property[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}"
+                if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
+                for r in self.property_results.values() if r.counts_as_failure]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -302,6 +314,7 @@ class Profile:
             "reference": None
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
+            "properties": [r.to_dict() for r in self.property_results.values()],
             "ok": self.ok,
         }
 
@@ -326,7 +339,7 @@ class Profile:
             or its layout version is newer than this oipr-bench reads.
         """
         if isinstance(d, Mapping) and d.get("format") == REPORT_FORMAT[0]:
-            d = _upgrade(d, source)
+            d = upgrade_report(d, source)
         problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
         if not isinstance(d, Mapping) or problem is not None:
             what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
@@ -346,6 +359,7 @@ class Profile:
             dataset_version=d["dataset"]["version"],
             kind=d["evaluator"]["kind"],
             declarations=Declarations.from_dict(d["evaluator"]),
+            property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
         )
 
     def format(self, fmt: str = "table") -> str:
@@ -360,29 +374,6 @@ class Profile:
 
     def __str__(self) -> str:
         return self.format("table")
-
-
-def _upgrade(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
-    """A report of an older layout version in the current layout (version 1 -> 2)."""
-    version = d.get("format_version")
-    if version == REPORT_FORMAT[1] or not isinstance(version, int) or isinstance(version, bool):
-        return d
-    if version > REPORT_FORMAT[1]:
-        raise FixtureError(f"report layout version {version} is newer than this oipr-bench reads "
-                           f"(up to {REPORT_FORMAT[1]}); upgrade oipr-bench or re-run the audit",
-                           file=source, json_path="$.format_version")
-    if version != 1:
-        return d
-    ev = d.get("evaluator")
-    cases = d.get("cases")
-    if not isinstance(ev, Mapping) or not isinstance(cases, list):
-        return d
-    return {
-        **d,
-        "format_version": REPORT_FORMAT[1],
-        "evaluator": {**ev, "kind": KIND_PR, **Declarations().to_dict()},
-        "cases": [{**c, "score": c.get("f1")} if isinstance(c, Mapping) else c for c in cases],
-    }
 
 
 def one_line(message: str) -> str:

@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
     add_declaration_options(parser)
+    parser.add_argument("--suite", choices=("table5", "properties", "all"), default=None,
+                        help="what to run: the paper's Table 5 (default for 0/1 input), the metric properties "
+                        "(docs/properties.md), or all (default with --input scores)")
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.set_defaults(func=run)
@@ -82,7 +85,7 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
-        "expect_file": args.expect_file, **declarations_from(args),
+        "expect_file": args.expect_file, "suite": getattr(args, "suite", None), **declarations_from(args),
     }, CLI_FLAGS)
 
 

@@ -16,7 +16,10 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 - ``characteristic[<name>]``: the ten characteristics, derived by
   :mod:`oipr_bench.auditing.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
-- ``reference[<scenario>/<case>]`` with ``--reference=NAME``.
+- ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
+- ``property[<name>]`` with ``--oipr-suite properties`` or ``all`` (the
+  default with ``--oipr-input scores``): a metric property beyond Table 5,
+  reported (passes) unless ``--expect name=value`` declares its value.
 
 Collecting runs nothing of the evaluator's (``--collect-only`` prints no
 profile).  Results are computed lazily and cached per process; every item
@@ -77,6 +80,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
     _add_run_options(group)
+    _add_suite_options(group)
 
 
 def _add_run_options(group: Any) -> None:
@@ -129,6 +133,17 @@ def _add_run_options(group: Any) -> None:
         default=None,
         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+
+
+def _add_suite_options(group: Any) -> None:
+    """The options on what the audit covers: the suite, and the atlas placement."""
+    group.addoption(
+        "--oipr-suite",
+        choices=("table5", "properties", "all"),
+        default=None,
+        help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
+        "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)",
+    )
     group.addoption(
         "--oipr-atlas",
         action="store_true",
@@ -147,7 +162,7 @@ def _options(config: pytest.Config) -> Any:
         "reference_param": opt.reference_param, "against": opt.against, "tolerance": opt.tolerance,
         "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
         "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
-        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
+        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds, "suite": opt.oipr_suite,
     }, PLUGIN_FLAGS)
 
 

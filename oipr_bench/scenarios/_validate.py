@@ -26,10 +26,10 @@ from ..errors import FixtureError
 from ..guards import UnreadableFile, clip, loads_json, read_regular_bytes
 from ..jsondata import clear_schemas, json_path, schema_problem
 from .case import Case
-from .definitions import DATASET_VERSION
+from .definitions import TABLE_A1_VERSION
 
 #: Dataset versions this loader can read.
-SUPPORTED_VERSIONS: tuple[str, ...] = (DATASET_VERSION,)
+SUPPORTED_VERSIONS: tuple[str, ...] = (TABLE_A1_VERSION,)
 
 MANIFEST_NAME = "manifest.json"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
