@@ -113,10 +113,9 @@ def _flush(*streams: Any) -> None:
 def _usable(stream: Any, fd: int) -> Any:
     """``stream``, or a new text stream on ``fd`` when user code closed or detached it."""
     try:
-        if stream is not None and not stream.closed:
-            stream.fileno()  # a detached TextIOWrapper raises ValueError here
+        if stream is not None and not stream.closed:  # a detached TextIOWrapper raises ValueError here
             return stream
-    except (ValueError, OSError, AttributeError, io.UnsupportedOperation):
+    except (ValueError, OSError, AttributeError):
         pass
     try:
         raw = io.FileIO(fd, "w", closefd=False)
