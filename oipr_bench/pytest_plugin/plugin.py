@@ -74,8 +74,12 @@ def _is_worker(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     _say_taken_names(config)
-    if not value(config, "evaluator"):
+    evaluator = value(config, "evaluator")
+    if evaluator is None:
         return
+    if not str(evaluator).strip():
+        raise pytest.UsageError("oipr-bench: --evaluator is empty; give a built-in name (OIPR, PA, ...), "
+                                "pkg.mod:Name, pkg.mod.Name or file.py:Name")
     for line in MARKERS.values():
         config.addinivalue_line("markers", line)
     from ..errors import OiprBenchError
@@ -246,7 +250,13 @@ def _write_reports(session: pytest.Session) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = state_of(config)
-    if state is None or _is_worker(config) or config.option.collectonly:
+    if state is None or _is_worker(config):
+        return
+    if config.option.collectonly:
+        asked = [flag for flag, name in (("--oipr-report", "report"), ("--oipr-html", "html")) if value(config, name)]
+        if asked:
+            terminalreporter.write_line(f"oipr-bench: no report written ({', '.join(asked)}): --collect-only runs "
+                                        "nothing of the evaluator's, so there is no profile to report")
         return
     tr = terminalreporter
     try:
