@@ -64,6 +64,9 @@ CLI_FLAGS: dict[str, str] = {
     "input_kind": "--input",
     "higher_is_better": "--lower-is-better",
     "bounds": "--bounds",
+    "differential": "--differential",
+    "seed": "--seed",
+    "shrink_budget": "--shrink-budget",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -74,6 +77,9 @@ PLUGIN_FLAGS: dict[str, str] = {
     "input_kind": "--oipr-input",
     "higher_is_better": "--oipr-lower-is-better",
     "bounds": "--oipr-bounds",
+    "differential": "--oipr-differential",
+    "seed": "--oipr-seed",
+    "shrink_budget": "--oipr-shrink-budget",
 }
 
 
@@ -151,6 +157,13 @@ class AuditOptions:
     bounds : (lo, hi), "LO:HI" or None
         Range of a scalar score (an end None or empty for open); None: its
         attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
+    differential : int or None
+        Compare the evaluator with ``reference`` on this many generated pairs per
+        family (:mod:`oipr_bench.auditing.differential`); None or 0: off.  Only with ``reference``.
+    seed : int or None
+        Seed of the generated pairs (None: 0); only with ``differential``.
+    shrink_budget : float or None
+        Seconds the shrinking of a counterexample may take (None: 30); only with ``differential``.
 
     Raises
     ------
@@ -170,6 +183,9 @@ class AuditOptions:
     input_kind: str | None = None
     higher_is_better: bool | None = None
     bounds: Any = None
+    differential: int | None = None
+    seed: int | None = None
+    shrink_budget: float | None = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -178,6 +194,7 @@ class AuditOptions:
                 raise OptionError(f"{{{name}}} must be True or False, got {getattr(self, name)!r}", name)
         self._check_hypothesis_examples()
         self._check_reference()
+        self._check_differential()
         self._check_declarations()
 
     # -- checks ------------------------------------------------------------------------------------
@@ -217,6 +234,28 @@ class AuditOptions:
         if tol is not None:
             object.__setattr__(self, "tolerance", float(tol))
         object.__setattr__(self, "reference_params", self._reference_evaluator_params())
+
+    def _check_differential(self) -> None:
+        n = self.differential
+        if n is not None and (isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0):
+            raise OptionError(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
+                              "differential")
+        object.__setattr__(self, "differential", None if n is None else int(n) or None)
+        for name in ("seed", "shrink_budget"):
+            if getattr(self, name) is not None and self.differential is None:
+                raise OptionError(f"{{{name}}} needs {{differential}}", name, "differential")
+        if self.differential is not None and self.reference is None:
+            raise OptionError("{differential} needs {reference} (the evaluator to compare with)", "differential",
+                              "reference")
+        seed = self.seed
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
+            raise OptionError(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
+        budget = self.shrink_budget
+        if budget is not None and (not _is_real(budget) or not (float(budget) >= 0 and math.isfinite(float(budget)))):
+            raise OptionError(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}",
+                              "shrink_budget")
+        object.__setattr__(self, "seed", None if seed is None else int(seed))
+        object.__setattr__(self, "shrink_budget", None if budget is None else float(budget))
 
     def _reference_evaluator_params(self) -> dict[str, Any]:
         from ..evaluators import NAMES, get
@@ -271,9 +310,28 @@ class AuditOptions:
         """The tolerance of the comparison with the reference values (``tolerance`` or its default)."""
         return DEFAULT_TOLERANCE if self.tolerance is None else self.tolerance
 
+    @property
+    def differential_seed(self) -> int:
+        """The seed of the differential run (``seed`` or its default, 0)."""
+        from .differential import DEFAULT_SEED
+
+        return DEFAULT_SEED if self.seed is None else self.seed
+
+    @property
+    def differential_budget(self) -> float:
+        """Seconds the shrinking may take (``shrink_budget`` or its default, 30)."""
+        from .differential import DEFAULT_SHRINK_BUDGET
+
+        return DEFAULT_SHRINK_BUDGET if self.shrink_budget is None else self.shrink_budget
+
     def recorded(self) -> dict[str, Any]:
         """The run options a report records (``options`` in ``schema/report.schema.json``)."""
-        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples}
+        out: dict[str, Any] = {"timeout": self.timeout, "isolate": self.isolate,
+                               "hypothesis_examples": self.hypothesis_examples}
+        if self.differential is not None:
+            out.update(differential=self.differential, seed=self.differential_seed,
+                       shrink_budget=self.differential_budget)
+        return out
 
 
 def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:

@@ -30,6 +30,7 @@ import numpy as np
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
 from .comparison import compare_case, reference_info
+from .differential import DifferentialResult, run_family
 from .expectations import expectations_from, judge, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
@@ -39,7 +40,7 @@ from .readings import KIND_PR, KIND_SCORE
 from .runner import CallOutcome, Caller
 from .sanity import SanityContext, run_check
 from ..evaluators.score import Score
-from ..vocabulary import BAD_RESULT, CHARACTERISTICS, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -77,6 +78,7 @@ class AuditSession:
         self._sanity: dict[str, SanityResult] = {}
         self._ref_results: dict[str, ReferenceResult] = {}
         self._ref_values: dict[str, Any] | None = None
+        self._diff_results: dict[str, DifferentialResult] = {}
 
     @property
     def cases(self) -> dict[str, Any]:
@@ -209,6 +211,26 @@ class AuditSession:
             self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, self.options)
         return self._ref_results[case_id]
 
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The differential families of this session (all of them with ``differential``, else none)."""
+        return FAMILIES if self.options.differential else ()
+
+    def differential_result(self, family: str) -> DifferentialResult:
+        """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
+        if family not in self.families:
+            raise KeyError(f"no differential family {family!r} in this session; families: {', '.join(self.families)}")
+        if family not in self._diff_results:
+            from ..evaluators import get
+
+            o = self.options
+            reference = get(o.reference, **o.reference_params)  # type: ignore[arg-type]
+            self._diff_results[family] = run_family(
+                self.call, reference, family, name=o.reference, n=o.differential,  # type: ignore[arg-type]
+                seed=o.differential_seed, params=o.reference_params, tolerance=o.comparison_tolerance,
+                shrink_budget=o.differential_budget)
+        return self._diff_results[family]
+
     # -- all at once -----------------------------------------------------------------------------
 
     def run_all(self) -> Profile:
@@ -223,11 +245,14 @@ class AuditSession:
         if self.options.reference is not None:
             for cid in self.cases:
                 self.reference_result(cid)
+        for family in self.families:
+            self.differential_result(family)
         return self.profile()
 
     def profile(self) -> Profile:
         """A :class:`Profile` of what has been run so far."""
-        return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results)
+        return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results,
+                             self._diff_results)
 
     def assemble(
         self,
@@ -235,6 +260,7 @@ class AuditSession:
         characteristic_results: Mapping[str, CharacteristicResult],
         sanity_results: Mapping[str, SanityResult],
         reference_results: Mapping[str, ReferenceResult],
+        differential_results: Mapping[str, DifferentialResult] | None = None,
     ) -> Profile:
         """A :class:`Profile` of this session's evaluator and options from the given results, in report order.
 
@@ -252,6 +278,8 @@ class AuditSession:
             characteristic_results={n: characteristic_results[n] for n in CHARACTERISTICS if n in characteristic_results},
             sanity_results={n: sanity_results[n] for n in self.sanity_checks if n in sanity_results},
             reference_results={c: reference_results[c] for c in order if c in reference_results},
+            differential_results={f: (differential_results or {})[f] for f in self.families
+                                  if f in (differential_results or {})},
             reference=reference_info(self.options),
             options=self.options.recorded(),
             package_version=__version__,
@@ -276,6 +304,9 @@ def audit(
     input: str | None = None,
     higher_is_better: bool | None = None,
     bounds: Any = None,
+    differential: int | None = None,
+    seed: int | None = None,
+    shrink_budget: float | None = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -308,6 +339,10 @@ def audit(
     bounds : (lo, hi), optional
         Range of a scalar score, either end None for open.  Default: its ``bounds``
         attribute, else (0, 1).  See docs/scalar-metrics.md.
+    differential, seed, shrink_budget : optional
+        With ``reference``: compare the evaluator with it on ``differential`` generated pairs per
+        family, derandomized by ``seed`` (default 0), shrinking a counterexample for at most
+        ``shrink_budget`` seconds (default 30); see docs/regression-testing.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -337,6 +372,9 @@ def audit(
         input_kind=input,
         higher_is_better=higher_is_better,
         bounds=bounds,
+        differential=differential,
+        seed=seed,
+        shrink_budget=shrink_budget,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

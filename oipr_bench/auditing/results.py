@@ -19,9 +19,9 @@ from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
 from .readings import KIND_PR, KIND_SCORE
 from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
+from .differential import DifferentialResult
+from .report_upgrade import REPORT_FORMAT, upgrade_report  # noqa: F401 (REPORT_FORMAT re-exported)
 
-#: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 2)
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
 
@@ -215,6 +215,8 @@ class Profile:
     sanity_results : dict of str to SanityResult
     reference_results : dict of str to ReferenceResult
         Empty unless a reference evaluator was given.
+    differential_results : dict of str to DifferentialResult
+        Per family of a differential run (:mod:`oipr_bench.auditing.differential`); empty when off.
     reference : dict or None
         ``{"name", "params", "against", "tolerance"}`` of the reference comparison.
     options : dict
@@ -232,6 +234,7 @@ class Profile:
     characteristic_results: dict[str, CharacteristicResult] = field(default_factory=dict)
     sanity_results: dict[str, SanityResult] = field(default_factory=dict)
     reference_results: dict[str, ReferenceResult] = field(default_factory=dict)
+    differential_results: dict[str, DifferentialResult] = field(default_factory=dict)
     reference: dict[str, Any] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     package_version: str = ""
@@ -272,6 +275,7 @@ class Profile:
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status == PASSED for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
+            and all(r.status == PASSED for r in self.differential_results.values())
         )
 
     def failures(self) -> list[str]:
@@ -284,6 +288,8 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
         out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
+        out += [f"differential[{r.family}]: {r.message.splitlines()[0]} reproduce: {r.reproduction}"
+                for r in self.differential_results.values() if r.status != PASSED]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -302,6 +308,7 @@ class Profile:
             "reference": None
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
+            "differential": [r.to_dict() for r in self.differential_results.values()],
             "ok": self.ok,
         }
 
@@ -326,7 +333,7 @@ class Profile:
             or its layout version is newer than this oipr-bench reads.
         """
         if isinstance(d, Mapping) and d.get("format") == REPORT_FORMAT[0]:
-            d = _upgrade(d, source)
+            d = upgrade_report(d, source)
         problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
         if not isinstance(d, Mapping) or problem is not None:
             what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
@@ -340,6 +347,7 @@ class Profile:
             characteristic_results={c["name"]: CharacteristicResult.from_dict(c) for c in d["characteristics"]},
             sanity_results={s["name"]: SanityResult.from_dict(s) for s in d["sanity"]},
             reference_results={} if ref is None else {r["case_id"]: ReferenceResult.from_dict(r) for r in ref["results"]},
+            differential_results={r["family"]: DifferentialResult.from_dict(r) for r in d.get("differential", [])},
             reference=None if ref is None else {k: v for k, v in ref.items() if k != "results"},
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
@@ -360,29 +368,6 @@ class Profile:
 
     def __str__(self) -> str:
         return self.format("table")
-
-
-def _upgrade(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
-    """A report of an older layout version in the current layout (version 1 -> 2)."""
-    version = d.get("format_version")
-    if version == REPORT_FORMAT[1] or not isinstance(version, int) or isinstance(version, bool):
-        return d
-    if version > REPORT_FORMAT[1]:
-        raise FixtureError(f"report layout version {version} is newer than this oipr-bench reads "
-                           f"(up to {REPORT_FORMAT[1]}); upgrade oipr-bench or re-run the audit",
-                           file=source, json_path="$.format_version")
-    if version != 1:
-        return d
-    ev = d.get("evaluator")
-    cases = d.get("cases")
-    if not isinstance(ev, Mapping) or not isinstance(cases, list):
-        return d
-    return {
-        **d,
-        "format_version": REPORT_FORMAT[1],
-        "evaluator": {**ev, "kind": KIND_PR, **Declarations().to_dict()},
-        "cases": [{**c, "score": c.get("f1")} if isinstance(c, Mapping) else c for c in cases],
-    }
 
 
 def one_line(message: str) -> str:

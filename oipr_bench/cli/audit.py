@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
+    parser.add_argument("--differential", type=int, default=0, metavar="N",
+                        help="with --reference: also compare with it on N generated series pairs per family, shrinking "
+                        "the first difference (default 0 = off)")
+    parser.add_argument("--seed", type=int, default=None, help="with --differential: seed of the generated pairs (default 0)")
+    parser.add_argument("--shrink-budget", type=float, default=None, metavar="SECONDS",
+                        help="with --differential: seconds the shrinking may take (default 30)")
     add_declaration_options(parser)
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
@@ -82,7 +88,8 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
-        "expect_file": args.expect_file, **declarations_from(args),
+        "expect_file": args.expect_file, "differential": args.differential, "seed": args.seed,
+        "shrink_budget": args.shrink_budget, **declarations_from(args),
     }, CLI_FLAGS)
 
 

@@ -16,7 +16,10 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 - ``characteristic[<name>]``: the ten characteristics, derived by
   :mod:`oipr_bench.auditing.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
-- ``reference[<scenario>/<case>]`` with ``--reference=NAME``.
+- ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
+- ``differential[<family>]`` with ``--reference=NAME --oipr-differential N``: the
+  evaluator against the reference on N generated pairs of one family, the first
+  difference shrunk (:mod:`oipr_bench.auditing.differential`).
 
 Collecting runs nothing of the evaluator's (``--collect-only`` prints no
 profile).  Results are computed lazily and cached per process; every item
@@ -67,7 +70,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)",
     )
     group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
+    _add_differential_options(group)
     _add_run_options(group)
+
+
+def _add_differential_options(group: Any) -> None:
+    """The options of a differential run (with ``--reference``)."""
+    group.addoption(
+        "--oipr-differential", metavar="N", type=int, default=0,
+        help="with --reference: also compare the evaluator with it on N generated series pairs per family "
+        "(items differential[<family>]; the first difference is shrunk; default 0 = off)",
+    )
+    group.addoption("--oipr-seed", metavar="SEED", type=int, default=None,
+                    help="with --oipr-differential: seed of the generated pairs (default 0; the same seed tries the same pairs)")
+    group.addoption("--oipr-shrink-budget", metavar="SECONDS", type=float, default=None,
+                    help="with --oipr-differential: seconds the shrinking of a counterexample may take (default 30)")
 
 
 def _add_run_options(group: Any) -> None:
@@ -139,6 +156,7 @@ def _options(config: pytest.Config) -> Any:
         "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
         "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
         "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
+        "differential": opt.oipr_differential, "seed": opt.oipr_seed, "shrink_budget": opt.oipr_shrink_budget,
     }, PLUGIN_FLAGS)
 
 
