@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -67,6 +68,7 @@ CLI_FLAGS: dict[str, str] = {
     "differential": "--differential",
     "seed": "--seed",
     "shrink_budget": "--shrink-budget",
+    "cases": "--cases",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -80,6 +82,7 @@ PLUGIN_FLAGS: dict[str, str] = {
     "differential": "--oipr-differential",
     "seed": "--oipr-seed",
     "shrink_budget": "--oipr-shrink-budget",
+    "cases": "--oipr-cases",
 }
 
 
@@ -164,6 +167,9 @@ class AuditOptions:
         Seed of the generated pairs (None: 0); only with ``differential``.
     shrink_budget : float or None
         Seconds the shrinking of a counterexample may take (None: 30); only with ``differential``.
+    cases : path or None
+        A file of the user's own cases in the dataset's scenario format
+        (:func:`oipr_bench.scenarios.loader.load_cases_file`), run and compared like the built-in cases.
 
     Raises
     ------
@@ -186,6 +192,7 @@ class AuditOptions:
     differential: int | None = None
     seed: int | None = None
     shrink_budget: float | None = None
+    cases: Any = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -195,6 +202,8 @@ class AuditOptions:
         self._check_hypothesis_examples()
         self._check_reference()
         self._check_differential()
+        if self.cases is not None and not isinstance(self.cases, (str, os.PathLike)):
+            raise OptionError(f"{{cases}} must be the path of a case file, got {type(self.cases).__name__}", "cases")
         self._check_declarations()
 
     # -- checks ------------------------------------------------------------------------------------
@@ -331,6 +340,8 @@ class AuditOptions:
         if self.differential is not None:
             out.update(differential=self.differential, seed=self.differential_seed,
                        shrink_budget=self.differential_budget)
+        if self.cases is not None:
+            out["cases"] = os.path.abspath(os.fspath(self.cases))
         return out
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
+from .case_sets import cases_with, fixtures_of, user_reference
 from .comparison import compare_case, reference_info
 from .differential import DifferentialResult, run_family
 from .expectations import expectations_from, judge, merge_expectations
@@ -79,18 +80,18 @@ class AuditSession:
         self._ref_results: dict[str, ReferenceResult] = {}
         self._ref_values: dict[str, Any] | None = None
         self._diff_results: dict[str, DifferentialResult] = {}
+        #: The user's own cases (``options.cases``), loaded and validated up front.
+        self.user_cases: list[Any] = []
+        if self.options.cases is not None:
+            from ..scenarios.loader import load_cases_file
+
+            self.user_cases = load_cases_file(self.options.cases)
 
     @property
     def cases(self) -> dict[str, Any]:
         """The dataset's cases by id (loaded once)."""
         if self._cases is None:
-            from .. import scenarios
-
-            from .characteristics import REQUIRED_CASES
-
-            cases = scenarios.load()
-            scenarios.loader.check_complete(cases, [c for ids in REQUIRED_CASES.values() for c in ids])
-            self._cases = {c.id: c for c in cases}
+            self._cases = cases_with(self.user_cases)
         return self._cases
 
     @property
@@ -207,8 +208,11 @@ class AuditSession:
                 if self.options.reference is None:
                     raise KeyError("no reference evaluator given")
                 self._ref_values = reference_values(self.options.reference, **self.options.reference_params)
-            ref = self._ref_values[case_id]
-            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, self.options)
+            ref = self._ref_values.get(case_id)
+            options = self.options
+            if ref is None:  # a user's case: the reference computed here, compared with it (no Table A1 row)
+                ref, options = user_reference(self.cases[case_id], options)
+            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, options)
         return self._ref_results[case_id]
 
     @property
@@ -286,7 +290,9 @@ class AuditSession:
             dataset_version=DATASET_VERSION,
             kind=kinds[0] if kinds else self.kind,
             declarations=self.declarations,
+            fixtures=fixtures_of(list(self.cases.values()), self.options, self.user_cases),
         )
+
 
 
 def audit(
@@ -307,6 +313,7 @@ def audit(
     differential: int | None = None,
     seed: int | None = None,
     shrink_budget: float | None = None,
+    cases: Any = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -343,6 +350,9 @@ def audit(
         With ``reference``: compare the evaluator with it on ``differential`` generated pairs per
         family, derandomized by ``seed`` (default 0), shrinking a counterexample for at most
         ``shrink_budget`` seconds (default 30); see docs/regression-testing.md.
+    cases : path, optional
+        A file of your own cases in the dataset's scenario format, run (and compared with
+        ``reference``) like the built-in cases.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -375,6 +385,7 @@ def audit(
         differential=differential,
         seed=seed,
         shrink_budget=shrink_budget,
+        cases=cases,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --reference: compare with our reference values (default) or the paper's Table A1")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="with --reference: tolerance of the comparison (default 1e-9)")
+    parser.add_argument("--cases", metavar="FILE", default=None,
+                        help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
     parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
@@ -89,7 +91,7 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
         "expect_file": args.expect_file, "differential": args.differential, "seed": args.seed,
-        "shrink_budget": args.shrink_budget, **declarations_from(args),
+        "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
     }, CLI_FLAGS)
 
 

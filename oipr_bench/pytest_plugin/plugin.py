@@ -53,6 +53,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--reference", metavar="NAME", default=None, help="compare every case with this built-in evaluator's reference values")
     group.addoption("--reference-param", metavar="KEY=VALUE", action="append", default=[], help="parameter for --reference (repeatable)")
+    group.addoption("--oipr-cases", metavar="FILE", default=None,
+                    help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json), "
+                    "run and compared with --reference like the built-in cases")
     group.addoption(
         "--against",
         choices=("reference", "paper"),
@@ -157,6 +160,7 @@ def _options(config: pytest.Config) -> Any:
         "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
         "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
         "differential": opt.oipr_differential, "seed": opt.oipr_seed, "shrink_budget": opt.oipr_shrink_budget,
+        "cases": opt.oipr_cases,
     }, PLUGIN_FLAGS)
 
 
