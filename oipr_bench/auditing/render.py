@@ -128,6 +128,7 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        f"signature: {profile.signature}",
         describe_kind(profile),
         "",
     ]

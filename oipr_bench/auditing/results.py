@@ -226,6 +226,9 @@ class Profile:
         What the evaluator returns (None when no call succeeded).
     declarations : Declarations
         Input kind, orientation and bounds in force (:mod:`oipr_bench.auditing.declarations`).
+    fixtures : dict
+        ``sha256`` of the cases run (:func:`oipr_bench.auditing.signature.fixture_hash`), the user's
+        ``cases_file`` (or None) and the ids of its ``user_cases``.
     """
 
     evaluator: str
@@ -241,6 +244,17 @@ class Profile:
     dataset_version: str = ""
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
+    fixtures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def signature(self) -> str:
+        """The audit's signature line (:mod:`oipr_bench.auditing.signature`)."""
+        from .signature import signature
+
+        return signature(package_version=self.package_version, dataset_version=self.dataset_version,
+                         evaluator=self.evaluator, params=self.params, kind=self.kind,
+                         declarations=self.declarations.to_dict(), reference=self.reference, options=self.options,
+                         fixtures=self.fixtures.get("sha256", "-"))
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -309,6 +323,8 @@ class Profile:
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "differential": [r.to_dict() for r in self.differential_results.values()],
+            "fixtures": jsonable(self.fixtures),
+            "signature": self.signature,
             "ok": self.ok,
         }
 
@@ -354,6 +370,7 @@ class Profile:
             dataset_version=d["dataset"]["version"],
             kind=d["evaluator"]["kind"],
             declarations=Declarations.from_dict(d["evaluator"]),
+            fixtures=dict(d.get("fixtures") or {}),
         )
 
     def format(self, fmt: str = "table") -> str:
