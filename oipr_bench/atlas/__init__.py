@@ -1,5 +1,7 @@
 """The metric atlas: public TAD metric implementations profiled by oipr-bench.
 
+Layer 8 of 9 (see docs/architecture.md): may import every layer below it; never a front end (``pytest_plugin``, ``cli``).
+
 One adapter module per package family (:mod:`.builtins`, :mod:`.tsadmetrics`,
 :mod:`.prts`, :mod:`.tsb_ad`, :mod:`.tadpak`, :mod:`.pate`, :mod:`.vus`,
 :mod:`.timeeval`) declares its rows (:class:`~._adapter.Adapter`); no metric

@@ -17,15 +17,9 @@ from typing import Any, Iterable
 from ..vocabulary import NOT_APPLICABLE, NOT_RUN
 from ._adapter import Adapter, Unavailable
 
-__all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell", "slug"]
+__all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell"]
 
 ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
-
-
-def slug(row_id: str) -> str:
-    """File-name-safe form of a row id (``TSADmetrics:pwf`` -> ``TSADmetrics__pwf``)."""
-    out = "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id.replace(":", "__"))
-    return out.strip("_") or "row"
 
 
 def _base_row(adapter: Adapter) -> dict[str, Any]:
@@ -93,7 +87,7 @@ def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
 
 def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
     """Audit one adapter: ``(row, report or None, seconds)``."""
-    from .. import audit
+    from ..auditing.profiles import audit
 
     t0 = time.perf_counter()
     try:

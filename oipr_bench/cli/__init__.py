@@ -1,5 +1,7 @@
 """The ``oipr-bench`` command line.
 
+Layer 9 of 9 (see docs/architecture.md): may import every layer below it; never ``pytest_plugin`` (the other front end).
+
 Each sub-command lives in its own module of this package and exposes
 ``register(subparsers)``, which adds its parser and sets ``func`` (a callable
 ``func(args) -> int`` returning the exit code).

@@ -145,7 +145,7 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 
 
 def _place(args: argparse.Namespace) -> int:
-    from .. import audit
+    from ..auditing.profiles import audit
     from ..atlas.place import placement_lines, user_row
     from ..atlas.store import read_atlas
     from ..auditing.resolve import parse_params, resolve

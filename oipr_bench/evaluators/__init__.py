@@ -1,5 +1,8 @@
 """The seven reference evaluators compared in the OIPR paper.
 
+Layer 2 of 9 (see docs/architecture.md): may import the shared top-level modules and ``scenarios``; nothing above.
+Also holds the score type (:mod:`.score`), input checks (:mod:`.inputs`) and the literal oracles (:mod:`.oracles`).
+
 Use :func:`get` to build one by its paper name and :func:`names` to list them::
 
     >>> from oipr_bench import evaluators

@@ -99,7 +99,7 @@ def _add_run_options(group: Any) -> None:
         help="a declared deviation that does not occur (XPASS) fails",
     )
     group.addoption("--oipr-report", metavar="PATH", default=None, help="write the profile as a JSON report (atomically)")
-    group.addoption("--oipr-html", metavar="PATH", default=None, help="write an HTML report with pictures (needs matplotlib)")
+    group.addoption("--oipr-html", metavar="PATH", default=None, help="write a self-contained HTML report (SVG pictures; matplotlib not needed)")
     group.addoption(
         "--oipr-timeout",
         metavar="SECONDS",
@@ -252,7 +252,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 from ..reports.html_report import write_report
             except ImportError as exc:
                 state.write_errors.append(  # type: ignore[attr-defined]
-                    f"--oipr-html needs matplotlib and oipr_bench.reports.html_report ({exc}); install oipr-bench[plot]"
+                    f"--oipr-html: cannot import oipr_bench.reports.html_report ({exc})"
                 )
             else:
                 try:

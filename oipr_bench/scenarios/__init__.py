@@ -1,5 +1,8 @@
 """The special-scenario dataset of the OIPR paper (Appendix A, Table A1).
 
+Layer 1 of 9 (see docs/architecture.md): may import the shared top-level modules only (``errors``, ``vocabulary``, ``io``, ``guards``, ``jsondata``, ...); nothing above.
+Also holds the 0/1 series primitives (:mod:`.events`), the detectors (:mod:`.detectors`) and users' series files (:mod:`.userdata`).
+
 Nine scenarios, 25 cases, each a ground truth and one or more predictions
 built to reveal one evaluator characteristic.  The data live as plain JSON in
 the repository's ``scenarios/`` folder (shipped inside the wheel); this

@@ -1,4 +1,4 @@
-"""Literal, loop-by-loop transcriptions of each evaluator's definition.
+"""Literal, loop-by-loop transcriptions of each evaluator's definition (part of layer 2, ``evaluators``).
 
 They are slow on purpose: each follows its paper's pseudo-code or definition
 line by line, with no vectorisation, so that the fast implementations in
