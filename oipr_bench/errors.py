@@ -60,3 +60,7 @@ class FixtureError(OiprBenchError, ValueError):
 
 class UsageError(OiprBenchError):
     """Bad command-line or plugin usage (unknown name, bad parameter, bad path)."""
+
+
+class OverwriteRefused(OiprBenchError, OSError):
+    """An output path names a file the same run reads (evaluator source, input series...)."""

@@ -67,8 +67,12 @@ def regular_file_problem(path: str | os.PathLike[str]) -> str:
     return "is not a regular file"
 
 
-def read_regular_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_TEXT_BYTES) -> bytes:
+def read_regular_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_TEXT_BYTES, *, what: str | None = "an input file") -> bytes:
     """Read a whole regular file, refusing anything else without blocking.
+
+    The file is noted as an input of the current run (``what`` names it), so no output of the
+    run may replace it (:func:`oipr_bench.io.note_input`); ``what=None`` for a file the run
+    itself regenerates (an atlas profile).
 
     The file is opened with ``O_NONBLOCK`` (a FIFO cannot block the open) and
     checked with ``fstat`` on the open descriptor, so a file swapped for a
@@ -82,6 +86,10 @@ def read_regular_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_TEXT_B
     problem = regular_file_problem(path)
     if problem:
         raise UnreadableFile(problem)
+    if what is not None:
+        from .io import note_input
+
+        note_input(path, what)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -188,6 +196,15 @@ def safe_str(obj: Any, limit: int = MAX_QUOTE) -> str:
         if isinstance(exc, KeyboardInterrupt):
             raise
         text = f"<unprintable {type(obj).__name__}>"
+    return printable(clip(text, limit))
+
+
+def safe_repr(obj: Any, limit: int = MAX_QUOTE) -> str:
+    """``repr(obj)`` for a message: never raising (a hostile ``__repr__`` included), clipped, printable."""
+    try:
+        text = repr(obj)
+    except BaseException:  # noqa: BLE001 - a message must not stop the run
+        text = f"<{type(obj).__name__} object>"
     return printable(clip(text, limit))
 
 

@@ -11,7 +11,13 @@ What is *not* a plain file is never replaced:
   ``/dev/full``) is written directly, with no temporary file and no rename,
   and a write error (``ENOSPC``...) is raised, never swallowed;
 * a folder, or a path written with a trailing ``/``, is refused with
-  :class:`IsADirectoryError` (a report needs a file name).
+  :class:`IsADirectoryError` (a report needs a file name);
+* a file this run reads (evaluator source, expectation file, case file,
+  input series, reference or atlas file) is never written over, whatever the
+  spelling of either path (relative, ``./``, symlink, hard link): inside
+  :func:`run_scope`, every reader calls :func:`note_input` and every writer
+  refuses a destination with the same ``(st_dev, st_ino)``
+  (:class:`~oipr_bench.errors.OverwriteRefused`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,66 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from .errors import OverwriteRefused
+
+#: Files read in the current run: (st_dev, st_ino) -> what the file is; None outside a run.
+_run_inputs: dict[tuple[int, int], str] | None = None
+
+
+@contextmanager
+def run_scope() -> Iterator[None]:
+    """One command (or one pytest session) of oipr-bench: the inputs it notes are protected.
+
+    Scopes nest; an inner scope protects its own inputs and, on exit, restores the outer one.
+    """
+    global _run_inputs
+    outer = _run_inputs
+    _run_inputs = dict(outer or {})
+    try:
+        yield
+    finally:
+        _run_inputs = outer
+
+
+def note_input(path: str | os.PathLike[str], what: str) -> None:
+    """Record that the current run reads the regular file ``path`` (``what``: "the evaluator source"...).
+
+    Outside :func:`run_scope` this does nothing; a path that does not exist, or is not a regular
+    file, is not recorded (the reader reports it).
+    """
+    if _run_inputs is None:
+        return
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _run_inputs.setdefault((st.st_dev, st.st_ino), f"{what} ({os.fspath(path)})")
+
+
+def check_output(path: str | os.PathLike[str]) -> None:
+    """Refuse ``path`` as an output of this run before any work is done.
+
+    The rule every command shares: a trailing ``/`` or a folder is refused (an output needs a
+    file name), and so is a file this run reads (see :func:`note_input`).
+
+    Raises
+    ------
+    IsADirectoryError, OverwriteRefused
+    """
+    _destination(path)
+
+
+def _input_clash(raw: str, st: os.stat_result) -> None:
+    """Raise OverwriteRefused when ``st`` is a file the current run reads."""
+    if _run_inputs is None:
+        return
+    what = _run_inputs.get((st.st_dev, st.st_ino))
+    if what is not None:
+        raise OverwriteRefused(f"{raw}: refusing to write over {what}, which this run reads; choose another output path")
 
 
 def _target_mode(path: Path) -> int:
@@ -54,12 +119,14 @@ def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
     target = Path(raw)
     try:
         st = os.stat(target)  # follows symlinks
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # the write reports a parent that is not a folder
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder; give a file name", raw)
     if st is not None and not stat.S_ISREG(st.st_mode):
         return target, True
+    if st is not None:
+        _input_clash(raw, st)
     if target.is_symlink():  # write the link's target, beside the target
         target = Path(os.path.realpath(target))
     return target, False

@@ -108,8 +108,10 @@ def test_fragments_merging_threshold_is_relative():
 def test_overestimation_level_and_nan():
     obs = _obs(constant_detector__c2=ch.OVERESTIMATION_F1 + 0.01)
     assert ch.check_all_one_overestimation(obs).value == "present"
-    obs = _obs(constant_detector__c2=math.nan)
-    assert ch.check_all_one_overestimation(obs).value == "absent"
+    # NaN is never read as a level: the cell is undetermined, with the reason
+    nan = ch.check_all_one_overestimation(_obs(constant_detector__c2=math.nan))
+    assert nan.value == "undetermined"
+    assert "nan on constant_detector/c2" in nan.explanation
     obs = _obs(random_detector__c1=0.1, random_detector__c2=ch.OVERESTIMATION_F1)
     assert ch.check_random_overestimation(obs).value == "absent"
 
@@ -126,3 +128,79 @@ def test_finding_round_trips_through_dict():
     again = ch.Finding.from_dict(f.to_dict())
     assert again == f
     assert f.value == "present"
+
+
+# -- the anchored scale (issue 18) -------------------------------------------------------------------
+
+
+def _scalar_obs(values: dict[str, float], empty: float, perfect: float, **kw) -> ch.Observations:
+    ids = [k.replace("__", "/") for k in values]
+    return ch.Observations(
+        {i: Score(math.nan, math.nan, v) for i, v in zip(ids, values.values())},
+        kind="score",
+        empty={i: Score(math.nan, math.nan, empty) for i in ids},
+        perfect={i: Score(math.nan, math.nan, perfect) for i in ids},
+        **kw,
+    )
+
+
+def test_a_metric_at_its_own_chance_level_does_not_overestimate():
+    # AUC-ROC: the empty prediction (a constant score) gets 0.5 and the all-1 detector too: 0 on its scale.
+    obs = _scalar_obs({"constant_detector__c2": 0.5}, empty=0.5, perfect=1.0)
+    f = ch.check_all_one_overestimation(obs)
+    assert f.value == "absent"
+    assert f.numbers["score constant_detector/c2"] == 0.0
+    assert f.numbers["raw constant_detector/c2"] == 0.5
+    assert f.numbers["anchor 0: empty prediction"] == 0.5 and f.numbers["anchor 1: y_pred = y_true"] == 1.0
+    assert "0 = empty prediction 0.5, 1 = y_pred = y_true 1" in f.explanation
+    # the same raw 0.5 on a metric whose empty prediction scores 0 is half-way to perfect: present
+    assert ch.check_all_one_overestimation(_scalar_obs({"constant_detector__c2": 0.5}, 0.0, 1.0)).value == "present"
+
+
+def test_existence_reward_is_a_gain_over_pw_on_the_anchored_scale():
+    # c1 0.51 against an empty prediction of 0.5 reads 0.02 < PW's 0.0392: no reward
+    cases = {"overlap_proportion__c1": 0.51, "overlap_proportion__c2": 0.6, "overlap_proportion__c3": 0.76}
+    pw = {f"overlap_proportion/c{i}": Score(1.0, 1.0, v) for i, v in ((1, 0.0392), (2, 0.3333), (3, 0.6842))}
+    obs = _scalar_obs(cases, 0.5, 1.0, baseline=pw)
+    f = ch.check_existence_detection_reward(obs)
+    assert f.value == "no"
+    assert f.numbers["score overlap_proportion/c1"] == pytest.approx(0.02)
+    # the same numbers on a metric whose floor is 0 are a reward (0.51 > 0.0392 by more than MIN_EFFECT)
+    assert ch.check_existence_detection_reward(_scalar_obs(cases, 0.0, 1.0, baseline=pw)).value == "yes"
+
+
+def test_beneficial_verdicts_need_the_minimum_effect():
+    # a strictly falling score whose whole drop is 3e-4 (PATE-F1 on tp_positions) is not an early reward
+    tiny = {f"tp_positions__c{i + 1}": v for i, v in enumerate((0.068802, 0.068753, 0.068547, 0.068493))}
+    f = ch.check_early_detection_reward(_scalar_obs(tiny, 0.0, 1.0))
+    assert f.value == "no" and "minimum effect" in f.explanation
+    ok = {f"tp_positions__c{i + 1}": v for i, v in enumerate((0.4833, 0.3798, 0.3795, 0.3764))}  # OIPR
+    assert ch.check_early_detection_reward(_scalar_obs(ok, 0.0, 1.0)).value == "yes"
+    assert ch.MIN_EFFECT == 0.01
+    # credit for a shifted detection must reach MIN_EFFECT on the scale too
+    small = _scalar_obs({"temporal_shifting__c1": 0.005, "temporal_shifting__c2": 0.5}, 0.0, 1.0)
+    assert ch.check_addressing_ambiguous_labels(small).value == "only_delay"
+
+
+def test_nan_anchors_give_undetermined_or_the_raw_order():
+    # a detection delay (lower is better, unbounded) whose empty prediction is nan: no scale.
+    delays = {f"tp_positions__c{i + 1}": v for i, v in enumerate((0.0, 5.0, 24.0, 29.0))}
+    obs = _scalar_obs(delays, math.nan, 0.0, higher_is_better=False, bounds=(0.0, math.inf))
+    early = ch.check_early_detection_reward(obs)
+    assert early.value == "yes"  # read from the raw order, which needs no scale
+    assert "raw values, lower is better" in early.explanation and "nan" in early.explanation
+    over = ch.check_all_one_overestimation(_scalar_obs({"constant_detector__c2": 3.0}, math.nan, 0.0,
+                                                       higher_is_better=False, bounds=(0.0, math.inf)))
+    assert over.value == "undetermined"
+    assert "the empty prediction scores nan on the ground truth of constant_detector/c2" in over.explanation
+    # equal anchors: no scale either
+    flat = ch.check_random_overestimation(_scalar_obs({"random_detector__c1": 0.5, "random_detector__c2": 0.5}, 0.5, 0.5))
+    assert flat.value == "undetermined" and "both score 0.5" in flat.explanation
+
+
+def test_bounded_empty_nan_is_the_bottom_of_the_scale():
+    # AM's empty prediction is 0/0 (nan); the paper reads it as 0, the bottom of F1's scale
+    obs = _scalar_obs({"constant_detector__c2": 0.6724}, math.nan, 1.0)
+    f = ch.check_all_one_overestimation(obs)
+    assert f.value == "present"
+    assert "read as 0, the bottom of the scale" in f.explanation

@@ -98,25 +98,50 @@ def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[st
     return written
 
 
-def read_atlas(directory: Path | None = None) -> dict[str, Any]:
-    """Read ``atlas.json`` (a clear error when it is missing or not an atlas)."""
+def _read_json(path: Path, what: str | None) -> Any:
+    """Parse ``path`` with the hardened reader every input file goes through (oipr_bench.guards).
+
+    A regular file only (a FIFO or a device is refused without blocking), at most
+    ``MAX_TEXT_BYTES``, strict JSON (no NaN, no duplicate keys), bounded nesting.
+    """
     from ..errors import UsageError
+    from ..guards import UnreadableFile, loads_json, path_text, read_regular_bytes
+
+    try:
+        return loads_json(read_regular_bytes(path, what=what).decode("utf-8"))
+    except UnreadableFile as exc:
+        if str(exc) == "no such file":
+            raise UsageError(f"atlas: {path_text(path)} not found (run `oipr-bench atlas --write`)") from None
+        raise UsageError(f"atlas: cannot read {path_text(path)}: {exc}") from None
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise UsageError(f"atlas: cannot read {path_text(path)}: {exc}") from None
+
+
+def read_atlas(directory: Path | None = None) -> dict[str, Any]:
+    """Read ``atlas.json``: a one-line error naming the file and the field when it is not an atlas.
+
+    The shape is checked against ``schema/atlas.schema.json`` before anything reads a field.
+    """
+    from ..errors import UsageError
+    from ..guards import path_text
+    from ..jsondata import schema_problem
 
     path = (directory or default_dir()) / "atlas.json"
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(f"atlas: {path} not found (run `oipr-bench atlas --write`)") from None
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"atlas: cannot read {path}: {exc}") from None
+    doc = _read_json(path, "the atlas file")
     if not isinstance(doc, dict) or doc.get("format") != ATLAS_FORMAT[0] or doc.get("format_version") != ATLAS_FORMAT[1]:
-        raise UsageError(f"atlas: {path} is not an oipr-bench atlas (format {ATLAS_FORMAT[0]} version {ATLAS_FORMAT[1]})")
+        raise UsageError(f"atlas: {path_text(path)} is not an oipr-bench atlas (format {ATLAS_FORMAT[0]} version {ATLAS_FORMAT[1]})")
+    problem = schema_problem(doc, "atlas.schema.json")
+    if problem is not None:
+        raise UsageError(f"atlas: {path_text(path)}: {problem.path}: {problem.message[:200]}")
     return doc
 
 
 def read_profile(directory: Path, row_id: str) -> dict[str, Any] | None:
-    """The stored ``{"row", "report"}`` of ``row_id`` (None when absent)."""
+    """The stored ``{"row", "report"}`` of ``row_id`` (None when absent).
+
+    The file is one ``atlas --write`` regenerates, so it is not noted as an input of the run.
+    """
     path = directory / "profiles" / f"{slug(row_id)}.json"
     if not path.is_file():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    return _read_json(path, None)

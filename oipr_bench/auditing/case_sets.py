@@ -13,7 +13,16 @@ from typing import Any, Sequence
 
 from .options import AuditOptions
 
-__all__ = ["cases_with", "user_reference", "fixtures_of"]
+__all__ = ["cases_with", "user_cases_of", "user_reference", "fixtures_of"]
+
+
+def user_cases_of(options: AuditOptions) -> list[Any]:
+    """The user's own cases of ``options.cases`` (loaded and validated), or none."""
+    if options.cases is None:
+        return []
+    from ..scenarios.loader import load_cases_file
+
+    return load_cases_file(options.cases)
 
 
 def cases_with(user_cases: Sequence[Any]) -> dict[str, Any]:

@@ -18,11 +18,14 @@ existence reward and overlap awareness), ``only_delay``/``only_early``
 Scalar scores
 -------------
 Each rule declares the quantities it reads (:data:`QUANTITIES`; see
-:mod:`oipr_bench.auditing.readings`): the score (F1, or a scalar read on a common
-higher-is-better scale), precision, recall or the per-event recall share.  A
-rule that needs what the evaluator does not give returns ``not_applicable``
-with the reason.  A tie is never a reward: a beneficial value needs a strict
-difference, and "credit" means scoring above the empty prediction.
+:mod:`oipr_bench.auditing.readings`): the score (read on the metric's own anchored
+scale: 0 = its empty prediction, 1 = the perfect one; F1 is unchanged),
+precision, recall or the per-event recall share.  A rule that needs what the
+evaluator does not give returns ``not_applicable`` with the reason; one whose
+numbers are NaN or whose scale is undefined returns ``undetermined`` with the
+reason.  A tie is never a reward: a beneficial value needs a strict difference
+of at least :data:`MIN_EFFECT` on the anchored scale, and "credit" means
+scoring above the empty prediction.
 
 Thresholds
 ----------
@@ -44,6 +47,7 @@ from .findings import (
     FRAG_TPS,
     LONG,
     MERGING_FACTOR,
+    MIN_EFFECT,
     MITIGATION_FACTOR,
     OVERESTIMATION_F1,
     OVERLAP,
@@ -104,12 +108,12 @@ __all__ = [
     "derive_all",
     "normalise_value",
     "SCORE_TOLERANCE",
+    "MIN_EFFECT",
     "MERGING_FACTOR",
     "MITIGATION_FACTOR",
     "OVERESTIMATION_F1",
     "NOT_APPLICABLE",
     "QUANTITIES",
-    "NEEDS_BOUNDED",
     "ANCHOR_CASES",
     "not_applicable_reason",
     "scalar_answers",
@@ -143,9 +147,6 @@ def not_applicable_reason(name: str, obs: Observations) -> str:
     if obs.scalar and needs & {PRECISION, RECALL}:
         which = " and ".join(q for q in (PRECISION, RECALL) if q in needs)
         return f"needs the {which} separately; a scalar score does not give it"
-    if not obs.bounded and name in NEEDS_BOUNDED:
-        return (f"compares the score with a fixed level on F1's [0, 1] scale ({NEEDS_BOUNDED[name]}); "
-                "an unbounded score has no such scale")
     return ""
 
 
@@ -177,14 +178,6 @@ QUANTITIES: dict[str, tuple[str, ...]] = {
     RANDOM_OVERESTIMATION: (SCORE,),
 }
 
-#: Rules that compare the score with a fixed level on F1's scale, and that level:
-#: not applicable to an unbounded scalar.
-NEEDS_BOUNDED: dict[str, str] = {
-    EXISTENCE_DETECTION_REWARD: "PW's F1",
-    ALL_ONE_OVERESTIMATION: f"F1 {OVERESTIMATION_F1}",
-    RANDOM_OVERESTIMATION: f"F1 {OVERESTIMATION_F1}",
-}
-
 #: Case ids whose evaluator scores each rule reads.
 REQUIRED_CASES: dict[str, tuple[str, ...]] = {
     EXISTENCE_DETECTION_REWARD: OVERLAP[:3],
@@ -200,11 +193,10 @@ REQUIRED_CASES: dict[str, tuple[str, ...]] = {
 }
 
 #: Case ids whose anchors (the evaluator on the empty prediction and on ``y_pred = y_true`` for
-#: the case's ground truth) a rule reads; an unbounded scalar reads them for every case it needs.
-ANCHOR_CASES: dict[str, tuple[str, ...]] = {name: () for name in CHARACTERISTICS}
-ANCHOR_CASES[EXISTENCE_DETECTION_REWARD] = OVERLAP[:1]
-ANCHOR_CASES[ADDRESSING_AMBIGUOUS_LABELS] = SHIFT[:1]
-ANCHOR_CASES[LONG_ANOMALY_MISLEADING] = LONG[:1]
+#: the case's ground truth) a rule reads: every case whose score or recall share it reads.
+ANCHOR_CASES: dict[str, tuple[str, ...]] = {
+    name: (REQUIRED_CASES[name] if set(QUANTITIES[name]) & {SCORE, RECALL_SHARE} else ()) for name in CHARACTERISTICS
+}
 
 #: Case ids whose PW (baseline) scores a rule reads.
 BASELINE_CASES: dict[str, tuple[str, ...]] = {name: () for name in CHARACTERISTICS}
@@ -215,8 +207,8 @@ def derive(name: str, obs: Observations) -> Finding:
     """Apply the rule of characteristic ``name`` to ``obs``.
 
     A rule that needs a quantity ``obs`` does not have (precision of a
-    scalar, a fixed F1 level for an unbounded score) gives a
-    ``not_applicable`` finding with the reason.
+    scalar) gives a ``not_applicable`` finding with the reason; one that
+    cannot read its numbers (NaN, an undefined scale) an ``undetermined`` one.
 
     Raises
     ------
@@ -237,10 +229,11 @@ def derive_all(obs: Observations) -> dict[str, Finding]:
 
 
 def scalar_answers(bounded: bool = True) -> tuple[str, ...]:
-    """The characteristics a scalar score can answer (bounded or not), in report order.
+    """The characteristics a scalar score can answer (bounded or not: the same), in report order.
 
     ``long_anomaly_misleading`` is listed: a scalar answers ``present``, and
-    ``not_applicable`` when it would need recall to go further.
+    ``not_applicable`` when it would need recall to go further.  Every score is read on
+    its anchored scale, so an unbounded score answers what a bounded one does.
     """
     obs = Observations({}, kind=KIND_SCORE, bounds=(0.0, 1.0) if bounded else (0.0, math.inf))
     return tuple(n for n in CHARACTERISTICS if not not_applicable_reason(n, obs))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
+from ..guards import safe_repr
 from .readings import normalise_bounds
 from .runner import INPUT_KINDS
 
@@ -97,21 +98,28 @@ def parse_bounds(text: str, *, where: str = "--oipr-bounds") -> tuple[float, flo
 
 def _attribute(resolved: Any, name: str) -> tuple[Any, str] | None:
     """The evaluator attribute ``name`` and where it was found, or None."""
+    from .isolation import guarded
+
+    missing = object()
+    display = str(getattr(resolved, "name", "") or "?")
     for obj in (getattr(resolved, "fn", None), getattr(resolved, "obj", None)):
-        if obj is not None and hasattr(obj, name):
-            return getattr(obj, name), f"the evaluator's {name} attribute"
+        if obj is None:
+            continue
+        value = guarded(display, f"reading its {name!r} attribute failed", getattr, obj, name, missing)
+        if value is not missing:
+            return value, f"evaluator {display}: the evaluator's {name} attribute"
     return None
 
 
 def _input_kind(value: Any, where: str) -> str:
     if not isinstance(value, str) or value not in INPUT_KINDS:
-        raise UsageError(f"{where}: input kind must be one of {', '.join(INPUT_KINDS)}, got {value!r}")
+        raise UsageError(f"{where}: input kind must be one of {', '.join(INPUT_KINDS)}, got {safe_repr(value)}")
     return value
 
 
 def _orientation(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise UsageError(f"{where}: higher_is_better must be True or False, got {value!r}")
+        raise UsageError(f"{where}: higher_is_better must be True or False, got {safe_repr(value)}")
     return value
 
 
@@ -158,6 +166,9 @@ def declarations_of(
             values[name] = check(given, f"{source} {name}")
             continue
         found = _attribute(resolved, name)
-        if found is not None:
-            values[name] = check(found[0], found[1])
+        if found is not None:  # the value is the user's object: checking it runs its code (len, float, repr)
+            from .isolation import guarded
+
+            values[name] = guarded(str(getattr(resolved, "name", "") or "?"), f"checking its {name!r} attribute failed",
+                                   check, found[0], found[1])
     return Declarations(**values)

@@ -18,6 +18,7 @@ docs/deviations.md); the sanity checks judge the range.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -32,7 +33,7 @@ from .runner import CallOutcome
 from .shrink import Pair, shrink
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "DEFAULT_SHRINK_BUDGET",
-           "DEFAULT_SEED", "show_events"]
+           "DEFAULT_SEED", "show_events", "checked_options", "run_configured"]
 
 #: Seconds the shrinking of one counterexample may take (``shrink_budget``).
 DEFAULT_SHRINK_BUDGET = 30.0
@@ -43,6 +44,42 @@ SHOWN_EVENTS = 12
 
 Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
 Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
+
+
+def checked_options(n: Any, seed: Any, budget: Any, reference: str | None) -> tuple[int | None, int | None, float | None]:
+    """``differential``, ``seed`` and ``shrink_budget`` of :class:`~oipr_bench.auditing.options.AuditOptions`, checked.
+
+    Returns them normalised: ``differential=0`` is None (off); with ``differential`` on, a seed or
+    budget not given is :data:`DEFAULT_SEED` or :data:`DEFAULT_SHRINK_BUDGET`.
+
+    Raises
+    ------
+    OptionError
+        Naming the parameter at fault (a seed or budget without ``differential``, ``differential``
+        without ``reference``, a negative or non-integer N or seed, a negative or infinite budget).
+    """
+    from .options import OptionError
+
+    def whole(x: Any) -> bool:
+        return isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 0
+
+    if n is not None and not whole(n):
+        raise OptionError(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
+                          "differential")
+    n = None if n is None else int(n) or None
+    for name, value in (("seed", seed), ("shrink_budget", budget)):
+        if value is not None and n is None:
+            raise OptionError(f"{{{name}}} needs {{differential}}", name, "differential")
+    if n is not None and reference is None:
+        raise OptionError("{differential} needs {reference} (the evaluator to compare with)", "differential", "reference")
+    if seed is not None and not whole(seed):
+        raise OptionError(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
+    real = isinstance(budget, numbers.Real) and not isinstance(budget, bool)
+    if budget is not None and not (real and float(budget) >= 0 and math.isfinite(float(budget))):
+        raise OptionError(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}", "shrink_budget")
+    if n is None:
+        return None, None, None
+    return n, DEFAULT_SEED if seed is None else int(seed), DEFAULT_SHRINK_BUDGET if budget is None else float(budget)
 
 
 def show_events(events: Sequence[Sequence[int]]) -> str:
@@ -182,6 +219,11 @@ class DifferentialResult:
         """The one-line reproduction of the shrunk counterexample, or ``""``."""
         return reproduction(self.shrunk.pair) if self.shrunk is not None else ""
 
+    @property
+    def failure_line(self) -> str:
+        """One line for :meth:`~oipr_bench.auditing.results.Profile.failures`: the headline and the reproduction."""
+        return f"differential[{self.family}]: {self.message.splitlines()[0]} reproduce: {self.reproduction}"
+
     def to_dict(self) -> dict[str, Any]:
         return {"family": self.family, "status": self.status, "n": self.n, "checked": self.checked, "seed": self.seed,
                 "message": self.message, "index": self.index,
@@ -248,3 +290,23 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
     seconds = time.perf_counter() - start
     return DifferentialResult(family, PASSED, n, n, seed, f"{n} pairs agree with {name} (seed {seed}, {seconds:.2f} s)",
                               seconds=seconds)
+
+
+def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
+    """:func:`run_family` as an audit's options say (reference, its parameters, N, seed, tolerance, budget).
+
+    Raises
+    ------
+    KeyError
+        ``family`` is not run in this audit (no ``differential``, or an unknown name).
+    """
+    from ..evaluators import get
+    from ..vocabulary import FAMILIES
+
+    if not options.differential or family not in FAMILIES:
+        known = ", ".join(FAMILIES) if options.differential else "none (differential is off)"
+        raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
+    reference = get(options.reference, **options.reference_params)
+    return run_family(call, reference, family, name=options.reference, n=options.differential, seed=options.seed,
+                      params=options.reference_params, tolerance=options.comparison_tolerance,
+                      shrink_budget=options.shrink_budget)

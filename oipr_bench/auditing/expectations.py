@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from . import characteristics as ch
 from ..errors import UsageError
+from ..guards import clip, printable
 
 __all__ = [
     "Expectation",
@@ -33,6 +34,7 @@ __all__ = [
 
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
+from ..vocabulary import METRIC_PROPERTIES, PROPERTY_VALUES  # noqa: E402
 
 
 
@@ -60,13 +62,13 @@ class Expectation:
 
     @property
     def default(self) -> tuple[str, ...]:
-        """OIPR's value(s): the default expectation."""
-        return ch.DEFAULT_EXPECTED[self.name]
+        """OIPR's value(s): the default expectation; none for a metric property (reported, not judged)."""
+        return ch.DEFAULT_EXPECTED.get(self.name, ())
 
     @property
     def deviation(self) -> bool:
-        """True when the declaration shares no value with the default: a declared deviation."""
-        return not set(self.values) & set(self.default)
+        """True when the declaration shares no value with a default: a declared deviation (characteristics only)."""
+        return bool(self.default) and not set(self.values) & set(self.default)
 
     def describe(self) -> str:
         """``"no (declared by --expect)"``-style text."""
@@ -76,9 +78,11 @@ class Expectation:
 
 
 def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
-    if name not in ch.VALUES:
+    allowed = ch.VALUES.get(name) or PROPERTY_VALUES.get(name)
+    if allowed is None:
         raise UsageError(
-            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)}"
+            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)} "
+            f"(metric properties: {', '.join(METRIC_PROPERTIES)})"
         )
     raw = value if isinstance(value, (list, tuple)) else [value]
     if not raw:
@@ -86,10 +90,10 @@ def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
     out = []
     for item in raw:
         if not isinstance(item, str):
-            raise UsageError(f"{source}: {name} must be one of {', '.join(ch.VALUES[name])}, got {item!r}")
+            raise UsageError(f"{source}: {name} must be one of {', '.join(allowed)}, got {item!r}")
         v = ch.normalise_value(item)
-        if v not in ch.VALUES[name]:
-            raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(ch.VALUES[name])}")
+        if v not in allowed:
+            raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(allowed)}")
         if v not in out:
             out.append(v)
     return tuple(out)
@@ -109,7 +113,8 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
     Raises
     ------
     UsageError
-        Unknown characteristic name or value, or a malformed item.
+        Unknown characteristic name or value, a malformed item, or a characteristic declared twice
+        (in any spelling: ``fragments_merging`` and ``FRAGMENTS_MERGING`` are one name).
     """
     if declared is None:
         return {}
@@ -124,8 +129,11 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
             values = [v for v in value.replace("|", ",").split(",") if v.strip()]
             items.append((name.strip(), values))
     out: dict[str, Expectation] = {}
-    for name, value in items:
-        name = ch.normalise_value(name)
+    for given, value in items:
+        name = ch.normalise_value(given)
+        if name in out:
+            raise UsageError(f"{source}: {clip(printable(str(given)), 80)} is declared twice (characteristic names "
+                             "ignore case); declare each characteristic once")
         reason = ""
         if isinstance(value, Mapping):  # {value = "...", reason = "..."} in a file
             reason = str(value.get("reason", ""))
@@ -154,7 +162,7 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
 
     p = Path(path)
     try:
-        raw = read_regular_bytes(p, MAX_EXPECT_BYTES)
+        raw = read_regular_bytes(p, MAX_EXPECT_BYTES, what="the expectation file")
     except UnreadableFile as exc:
         raise UsageError(f"--expect-file {str(p)!r}: cannot read: {exc}") from None
     try:

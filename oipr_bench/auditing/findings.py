@@ -11,18 +11,27 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .readings import Observations, score_of
+from .readings import Observations, oriented_raw, raw_of, scale_of
 from ..evaluators.score import Score
+from ..vocabulary import UNDETERMINED
 
 __all__ = [
-    "SCORE_TOLERANCE", "MERGING_FACTOR", "MITIGATION_FACTOR", "OVERESTIMATION_F1", "Finding", "normalise_value",
-    "gt", "eq", "result_of", "label_of", "scores_of", "evidence_numbers", "fmt",
+    "SCORE_TOLERANCE", "MIN_EFFECT", "MERGING_FACTOR", "MITIGATION_FACTOR", "OVERESTIMATION_F1", "Finding",
+    "normalise_value", "Reading", "read_scores", "enough", "undetermined_finding",
+    "gt", "eq", "result_of", "label_of", "evidence_numbers", "fmt",
     "OVERLAP", "FRAG_TPS", "FRAG_FPS", "SHIFT", "TP_POS", "LONG", "SPARSE", "ALL_ONE", "RANDOM",
 ]
 
 #: Two scores closer than this are treated as equal (floating-point noise; the
 #: smallest real gap the rules must see is OIPR's 3e-4 between tp_positions c2 and c3).
 SCORE_TOLERANCE = 1e-6
+
+#: The minimum effect of a beneficial verdict, on the anchored scale (1 = the distance from the empty
+#: to the perfect prediction): a rise, drop, gain over PW or credit must be at least 1 % of it.
+#: The smallest effect behind a beneficial cell of Table 5 is AM's overlap rise (0.9496 -> 1.0,
+#: 0.05); PATE-F1's early-detection drop of 3e-4 is noise at this size.  Without a scale (a rule
+#: reading raw values) the effect is taken relative to the largest magnitude read.
+MIN_EFFECT = 0.01
 
 #: Fragments merging: F1 on dispersed FPs must be at most this fraction of the
 #: F1 on aggregated and on continuous FPs ("significantly lower", Appendix A).
@@ -32,7 +41,9 @@ MERGING_FACTOR = 0.75
 #: long_anomaly_effect/c1 is at least this multiple of the equal-event share.
 MITIGATION_FACTOR = 1.25
 
-#: Overestimation: a detector without skill (all-1, random) scoring an F1 above this.
+#: Overestimation: a detector without skill (all-1, random) scoring above this on the anchored scale
+#: (F1's own scale for an F1; for any metric, 0 is what it gives detecting nothing, so a metric at
+#: its own chance level stays near 0).
 OVERESTIMATION_F1 = 0.3
 
 @dataclass(frozen=True)
@@ -105,21 +116,105 @@ def label_of(obs: Observations) -> str:
     return "score" if obs.scalar else "F1"
 
 
-def scores_of(obs: Observations, case_ids: tuple[str, ...]) -> list[float]:
-    """The oriented scores (F1, or the normalised scalar) of ``case_ids``."""
-    return [score_of(obs, c) for c in case_ids]
-
-
 def evidence_numbers(obs: Observations, case_ids: tuple[str, ...], values: list[float]) -> dict[str, float]:
-    """Evidence numbers: the oriented scores, and a scalar's raw values when they differ."""
+    """Evidence numbers: the values read, a scalar's raw values when they differ, and the anchors.
+
+    The anchors (the raw values of the empty prediction and of ``y_pred = y_true``) are
+    listed once when every case shares them, else per case.
+    """
     label = label_of(obs)
     out = {f"{label} {c}": v for c, v in zip(case_ids, values)}
     if obs.scalar:
         for c, v in zip(case_ids, values):
-            raw = float(result_of(obs, c).f1)
+            raw = raw_of(obs, c)
             if not _same_float(raw, v):
                 out[f"raw {c}"] = raw
+    anchors = {c: (float(obs.empty[c].f1), float(obs.perfect[c].f1)) for c in case_ids
+               if c in obs.empty and c in obs.perfect}
+    pairs = set(anchors.values())
+    if len(pairs) == 1 and len(anchors) == len(case_ids):
+        zero, one = anchors[case_ids[0]]
+        out["anchor 0: empty prediction"], out["anchor 1: y_pred = y_true"] = zero, one
+    else:
+        for c, (zero, one) in anchors.items():
+            out[f"anchor 0 {c}"], out[f"anchor 1 {c}"] = zero, one
     return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The scores a rule reads, and on which scale.
+
+    Attributes
+    ----------
+    values : list of float
+        One value per case: on the anchored scale (``anchored``), or the raw values in the
+        declared orientation when the scale is undefined and the rule only compares them
+        with each other.
+    anchored : bool
+        The values are on the anchored scale (:func:`oipr_bench.auditing.readings.scale_of`).
+    scale : str
+        The scale and its anchors, as the evidence names them.
+    problem : str
+        Why the rule cannot read these cases (it answers ``undetermined``); ``""`` when it can.
+    numbers : dict of str to float
+        The evidence numbers (:func:`evidence_numbers`).
+    shown : list of str
+        The values as the explanation prints them (raw values as returned when not anchored).
+    """
+
+    values: list[float]
+    anchored: bool
+    scale: str
+    problem: str
+    numbers: dict[str, float]
+    shown: list[str]
+
+
+def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool = False) -> Reading:
+    """Read ``case_ids`` on their anchored scale.
+
+    With ``order_only`` (a rule that compares the values only with each other) an undefined
+    scale falls back to the raw values in the declared orientation.  A NaN among the values
+    read is a problem: the rule answers ``undetermined``, never a value derived from NaN.
+    """
+    scales = [scale_of(obs, c) for c in case_ids]
+    bad = next((s for s in scales if not s.defined), None)
+    problem = ""
+    if bad is None:
+        values, anchored = [s.read(raw_of(obs, c)) for s, c in zip(scales, case_ids)], True
+        notes = sorted({s.note for s in scales if s.note})
+        scale = scales[0].describe() if len({(s.zero, s.one) for s in scales}) == 1 else \
+            "anchored scale of each case's ground truth (0 = its empty prediction, 1 = its y_pred = y_true)"
+        scale += "".join(f"; {n}" for n in notes)
+    elif order_only:
+        values, anchored = [oriented_raw(obs, c) for c in case_ids], False
+        orient = "higher" if obs.higher_is_better or not obs.scalar else "lower"
+        scale = f"raw values, {orient} is better ({bad.problem})"
+    else:
+        values, anchored, scale, problem = [math.nan] * len(case_ids), False, bad.describe(), bad.problem
+    if not problem:
+        nan = [c for c, v in zip(case_ids, values) if math.isnan(v)]
+        if nan:
+            problem = f"{label_of(obs)} is nan on {', '.join(nan)}"
+    plain = values if anchored or not obs.scalar else [raw_of(obs, c) for c in case_ids]
+    return Reading(values, anchored, scale, problem, evidence_numbers(obs, case_ids, plain), [fmt(v) for v in plain])
+
+
+def enough(reading: Reading, effect: float) -> bool:
+    """True when ``effect`` (a difference of ``reading.values``) reaches :data:`MIN_EFFECT`.
+
+    On raw values (no scale) the minimum is taken relative to the largest magnitude read.
+    """
+    if reading.anchored:
+        return effect >= MIN_EFFECT - SCORE_TOLERANCE
+    top = max(abs(v) for v in reading.values)
+    return effect > SCORE_TOLERANCE and effect >= MIN_EFFECT * top
+
+
+def undetermined_finding(name: str, cases: tuple[str, ...], reading: Reading, what: str) -> Finding:
+    """An ``undetermined`` finding: ``what`` could not be read, and why."""
+    return Finding(name, UNDETERMINED, cases, reading.numbers, f"{what} cannot be read: {reading.problem}")
 
 
 def _same_float(a: float, b: float) -> bool:
@@ -127,7 +222,8 @@ def _same_float(a: float, b: float) -> bool:
 
 
 def fmt(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{x:.4f}"
+    """``x`` with 4 decimals (``nan`` for NaN; never ``-0.0000``)."""
+    return "nan" if math.isnan(x) else f"{x + 0.0:.4f}".replace("-0.0000", "0.0000")
 
 # -- the cases each rule reads ---------------------------------------------------------------------
 

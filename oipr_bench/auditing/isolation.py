@@ -9,6 +9,12 @@
   evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
 * :func:`watch_parent`: an isolated worker process dies with its parent
   (Linux parent-death signal, plus a watchdog thread everywhere).
+* :func:`guarded`: every touch of user code outside the call itself (import,
+  construction, attributes such as ``bounds``) as one boundary: its output
+  goes to stderr, and anything it raises (``SystemExit``, ``GeneratorExit``,
+  a custom ``BaseException``, a ``KeyboardInterrupt`` that is not a Ctrl-C)
+  becomes one :class:`~oipr_bench.errors.UsageError` naming the evaluator
+  and the step.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
-from ..guards import clip, printable
+from ..errors import UsageError
+from ..guards import clip, describe_exception, printable
+
+T = TypeVar("T")
 
 #: Longest message a call outcome carries.
 MAX_MESSAGE = 500
@@ -172,3 +181,45 @@ def watch_parent(parent_pid: int | None, interval: float = 0.25) -> None:
                 os._exit(1)
 
     threading.Thread(target=watchdog, name="oipr-bench-parent-watchdog", daemon=True).start()
+
+
+def described(exc: BaseException) -> str:
+    """``describe_exception(exc)``, or only the class name when the exception's ``__str__`` raises."""
+    try:
+        return describe_exception(exc)
+    except BaseException:  # a __str__ raising KeyboardInterrupt: a message, not a stop
+        return f"{type(exc).__name__} (unprintable)"
+
+
+def guarded(evaluator: str, step: str, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(*args)``, which touches the user's code, as one guarded boundary.
+
+    Parameters
+    ----------
+    evaluator : str
+        How the evaluator is named in the message (its spec or display name).
+    step : str
+        What failed, as the message says it: ``"importing 'mod' failed"``,
+        ``"cannot instantiate Name(k=1)"``, ``"reading its 'bounds' attribute failed"``...
+
+    Raises
+    ------
+    UsageError
+        ``"evaluator E: STEP: ExcType: text"`` for anything ``fn`` raises, including
+        ``SystemExit`` and a ``KeyboardInterrupt`` that did not come from a real Ctrl-C (that one
+        still stops the run). A UsageError raised by oipr-bench's own code inside passes unchanged.
+    """
+    sigint = SigintWatch()
+    with sigint:
+        try:
+            with evaluator_streams():
+                return fn(*args)
+        except UsageError:
+            raise
+        except KeyboardInterrupt as exc:
+            if sigint.real:
+                raise
+            message = f"evaluator {evaluator}: {step}: {described(exc)} (raised by its own code, not a Ctrl-C)"
+        except BaseException as exc:  # the user's code may raise anything, SystemExit included
+            message = f"evaluator {evaluator}: {step}: {described(exc)}"
+    raise UsageError(outcome_text(message))

@@ -28,6 +28,8 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
+from .runner import MAX_TIMEOUT
+from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
 __all__ = [
     "AuditOptions",
@@ -52,6 +54,9 @@ PAPER_TOLERANCE = 5e-5
 #: ``against="paper"`` on a random-detector case: this many standard errors of the 100-run mean, on top.
 PAPER_STDERRS = 3.0
 
+#: Most ``hypothesis_examples`` per property: beyond this a search is hours long, never a check.
+MAX_HYPOTHESIS_EXAMPLES = 100_000
+
 #: How ``oipr-bench audit`` names each option.
 CLI_FLAGS: dict[str, str] = {
     "timeout": "--timeout",
@@ -65,6 +70,7 @@ CLI_FLAGS: dict[str, str] = {
     "input_kind": "--input",
     "higher_is_better": "--lower-is-better",
     "bounds": "--bounds",
+    "suite": "--suite",
     "differential": "--differential",
     "seed": "--seed",
     "shrink_budget": "--shrink-budget",
@@ -79,6 +85,7 @@ PLUGIN_FLAGS: dict[str, str] = {
     "input_kind": "--oipr-input",
     "higher_is_better": "--oipr-lower-is-better",
     "bounds": "--oipr-bounds",
+    "suite": "--oipr-suite",
     "differential": "--oipr-differential",
     "seed": "--oipr-seed",
     "shrink_budget": "--oipr-shrink-budget",
@@ -160,16 +167,17 @@ class AuditOptions:
     bounds : (lo, hi), "LO:HI" or None
         Range of a scalar score (an end None or empty for open); None: its
         attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
-    differential : int or None
-        Compare the evaluator with ``reference`` on this many generated pairs per
-        family (:mod:`oipr_bench.auditing.differential`); None or 0: off.  Only with ``reference``.
-    seed : int or None
-        Seed of the generated pairs (None: 0); only with ``differential``.
-    shrink_budget : float or None
-        Seconds the shrinking of a counterexample may take (None: 30); only with ``differential``.
+    suite : {"table5", "properties", "all"} or None
+        What to run besides the sanity checks: the paper's Table 5 (cases and
+        characteristics; the default for a metric taking 0/1 predictions), the
+        metric properties (:mod:`oipr_bench.auditing.properties`), or both (the
+        default for a metric taking scores, so a score run exercises scores).
+    differential, seed, shrink_budget : int, int, float or None
+        With ``reference``: compare with it on ``differential`` generated pairs per family, seeded by
+        ``seed`` (default 0), shrinking for at most ``shrink_budget`` s (default 30); see
+        :mod:`oipr_bench.auditing.differential`.  ``differential`` None or 0: off (and no seed or budget).
     cases : path or None
-        A file of the user's own cases in the dataset's scenario format
-        (:func:`oipr_bench.scenarios.loader.load_cases_file`), run and compared like the built-in cases.
+        A file of the user's own cases in the dataset's scenario format (:mod:`oipr_bench.scenarios.loader`).
 
     Raises
     ------
@@ -189,6 +197,7 @@ class AuditOptions:
     input_kind: str | None = None
     higher_is_better: bool | None = None
     bounds: Any = None
+    suite: str | None = None
     differential: int | None = None
     seed: int | None = None
     shrink_budget: float | None = None
@@ -202,9 +211,9 @@ class AuditOptions:
         self._check_hypothesis_examples()
         self._check_reference()
         self._check_differential()
-        if self.cases is not None and not isinstance(self.cases, (str, os.PathLike)):
-            raise OptionError(f"{{cases}} must be the path of a case file, got {type(self.cases).__name__}", "cases")
         self._check_declarations()
+        if self.suite is not None and self.suite not in SUITES:
+            raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -214,6 +223,8 @@ class AuditOptions:
             return
         if not _is_real(t) or not (float(t) > 0 and math.isfinite(float(t))):
             raise OptionError(f"{{timeout}} must be a positive number of seconds, got {t!r}", "timeout")
+        if float(t) > MAX_TIMEOUT:
+            raise OptionError(f"{{timeout}} must be at most {MAX_TIMEOUT:g} seconds (one week), got {t!r}", "timeout")
         object.__setattr__(self, "timeout", float(t))
 
     def _check_hypothesis_examples(self) -> None:
@@ -222,6 +233,9 @@ class AuditOptions:
             return
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
             raise OptionError(f"{{hypothesis_examples}} must be 0 (off) or a positive integer, got {n!r}",
+                              "hypothesis_examples")
+        if n > MAX_HYPOTHESIS_EXAMPLES:
+            raise OptionError(f"{{hypothesis_examples}} must be at most {MAX_HYPOTHESIS_EXAMPLES}, got {n!r}",
                               "hypothesis_examples")
         object.__setattr__(self, "hypothesis_examples", int(n) or None)
 
@@ -245,26 +259,14 @@ class AuditOptions:
         object.__setattr__(self, "reference_params", self._reference_evaluator_params())
 
     def _check_differential(self) -> None:
-        n = self.differential
-        if n is not None and (isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0):
-            raise OptionError(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
-                              "differential")
-        object.__setattr__(self, "differential", None if n is None else int(n) or None)
-        for name in ("seed", "shrink_budget"):
-            if getattr(self, name) is not None and self.differential is None:
-                raise OptionError(f"{{{name}}} needs {{differential}}", name, "differential")
-        if self.differential is not None and self.reference is None:
-            raise OptionError("{differential} needs {reference} (the evaluator to compare with)", "differential",
-                              "reference")
-        seed = self.seed
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
-            raise OptionError(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
-        budget = self.shrink_budget
-        if budget is not None and (not _is_real(budget) or not (float(budget) >= 0 and math.isfinite(float(budget)))):
-            raise OptionError(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}",
-                              "shrink_budget")
-        object.__setattr__(self, "seed", None if seed is None else int(seed))
-        object.__setattr__(self, "shrink_budget", None if budget is None else float(budget))
+        from .differential import checked_options
+
+        n, seed, budget = checked_options(self.differential, self.seed, self.shrink_budget, self.reference)
+        if self.cases is not None and not isinstance(self.cases, (str, os.PathLike)):
+            raise OptionError(f"{{cases}} must be the path of a case file, got {type(self.cases).__name__}", "cases")
+        object.__setattr__(self, "differential", n)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "shrink_budget", budget)
 
     def _reference_evaluator_params(self) -> dict[str, Any]:
         from ..evaluators import NAMES, get
@@ -319,27 +321,18 @@ class AuditOptions:
         """The tolerance of the comparison with the reference values (``tolerance`` or its default)."""
         return DEFAULT_TOLERANCE if self.tolerance is None else self.tolerance
 
-    @property
-    def differential_seed(self) -> int:
-        """The seed of the differential run (``seed`` or its default, 0)."""
-        from .differential import DEFAULT_SEED
+    def suite_for(self, input_kind: str) -> str:
+        """The suite in force: ``suite``, else ``all`` for a metric taking scores and ``table5`` otherwise."""
+        if self.suite is not None:
+            return self.suite
+        return SUITE_ALL if input_kind == "scores" else SUITE_TABLE5
 
-        return DEFAULT_SEED if self.seed is None else self.seed
-
-    @property
-    def differential_budget(self) -> float:
-        """Seconds the shrinking may take (``shrink_budget`` or its default, 30)."""
-        from .differential import DEFAULT_SHRINK_BUDGET
-
-        return DEFAULT_SHRINK_BUDGET if self.shrink_budget is None else self.shrink_budget
-
-    def recorded(self) -> dict[str, Any]:
+    def recorded(self, input_kind: str = "binary") -> dict[str, Any]:
         """The run options a report records (``options`` in ``schema/report.schema.json``)."""
         out: dict[str, Any] = {"timeout": self.timeout, "isolate": self.isolate,
-                               "hypothesis_examples": self.hypothesis_examples}
+                               "hypothesis_examples": self.hypothesis_examples, "suite": self.suite_for(input_kind)}
         if self.differential is not None:
-            out.update(differential=self.differential, seed=self.differential_seed,
-                       shrink_budget=self.differential_budget)
+            out.update(differential=self.differential, seed=self.seed, shrink_budget=self.shrink_budget)
         if self.cases is not None:
             out["cases"] = os.path.abspath(os.fspath(self.cases))
         return out
@@ -377,7 +370,11 @@ def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> A
     fields = dict(values)
     expect_file = fields.pop("expect_file", None)
     declared = load_expect_file(expect_file) if expect_file else {}
-    declared.update(expectations_from(fields.pop("expect", None) or [], "--expect"))
+    for name, given in expectations_from(fields.pop("expect", None) or [], "--expect").items():
+        if name in declared and set(declared[name].values) != set(given.values):
+            raise UsageError(f"--expect {name}={'|'.join(given.values)} contradicts {declared[name].source}, which "
+                             f"declares {name}={'|'.join(declared[name].values)}; declare it once")
+        declared[name] = given
     reference_param = fields.pop("reference_param", None)
     lower_is_better = fields.pop("lower_is_better", False)
     try:

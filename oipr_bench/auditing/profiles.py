@@ -23,15 +23,17 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
-from .case_sets import cases_with, fixtures_of, user_reference
-from .comparison import compare_case, reference_info
-from .differential import DifferentialResult, run_family
+from .case_sets import cases_with, user_cases_of, user_reference
+from .comparison import compare_case
+from .assembly import assemble_profile
+from .differential import DifferentialResult, run_configured
 from .expectations import expectations_from, judge, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
@@ -41,7 +43,10 @@ from .readings import KIND_PR, KIND_SCORE
 from .runner import CallOutcome, Caller
 from .sanity import SanityContext, run_check
 from ..evaluators.score import Score
+from .properties import run_property
+from .property_results import PropertyResult
 from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from ..vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -79,13 +84,22 @@ class AuditSession:
         self._sanity: dict[str, SanityResult] = {}
         self._ref_results: dict[str, ReferenceResult] = {}
         self._ref_values: dict[str, Any] | None = None
+        self._prop_results: dict[str, PropertyResult] = {}
+        #: What runs besides the sanity checks: table5, properties or all (:meth:`AuditOptions.suite_for`).
+        self.suite = self.options.suite_for(self.declarations.input_kind)
+
+    @property
+    def runs_table5(self) -> bool:
+        """True when the suite holds the cases and characteristics of Table 5."""
+        return self.suite in (SUITE_TABLE5, SUITE_ALL)
+
+    @property
+    def runs_properties(self) -> bool:
+        """True when the suite holds the metric properties."""
+        return self.suite in (SUITE_PROPERTIES, SUITE_ALL)
         self._diff_results: dict[str, DifferentialResult] = {}
         #: The user's own cases (``options.cases``), loaded and validated up front.
-        self.user_cases: list[Any] = []
-        if self.options.cases is not None:
-            from ..scenarios.loader import load_cases_file
-
-            self.user_cases = load_cases_file(self.options.cases)
+        self.user_cases: list[Any] = user_cases_of(self.options)
 
     @property
     def cases(self) -> dict[str, Any]:
@@ -134,11 +148,15 @@ class AuditSession:
         return out
 
     def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
-        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth (cached)."""
-        if case_id not in self._anchors:
-            y = self.cases[case_id].y_true
-            self._anchors[case_id] = (self.call(y, np.zeros_like(y)), self.call(y, y))
-        return self._anchors[case_id]
+        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth.
+
+        Cached per ground truth: the cases of a scenario share theirs.
+        """
+        y = self.cases[case_id].y_true
+        key = hashlib.sha256(np.ascontiguousarray(y).tobytes()).hexdigest() + str(y.dtype) + str(y.shape)
+        if key not in self._anchors:
+            self._anchors[key] = (self.call(y, np.zeros_like(y)), self.call(y, y))
+        return self._anchors[key]
 
     def baseline(self, case_id: str) -> Score:
         """PW's score on ``case_id`` (cached)."""
@@ -163,24 +181,26 @@ class AuditSession:
         scores = {r.case_id: r.score for r in results}
         decl, kind = self.declarations, self.kind or KIND_PR
         obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
-        anchored = () if ch.not_applicable_reason(name, obs) else (needed if not obs.bounded else ch.ANCHOR_CASES[name])
-        empty, perfect = {}, {}
+        anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
+        empty, perfect, problems = {}, {}, {}
         for cid in anchored:
             none, best = self.anchors(cid)
             bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
             if bad:
-                msg = "; ".join(f"needs {what} on the ground truth of {cid}, which failed ({o.kind}: {o.message})"
-                                for what, o in bad)
-                return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+                problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})"
+                                          for what, o in bad)
+                continue
             empty[cid], perfect[cid] = none.score, best.score
         obs = ch.Observations(
             scores=scores,  # type: ignore[arg-type]
             baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
             true_events={c: len(self.cases[c].y_true_events) for c in needed},
             kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,  # type: ignore[arg-type]
+            anchor_problems=problems,
         )
         finding = ch.derive(name, obs)
-        return CharacteristicResult(name, finding.value, expectation, judge(finding.value, expectation), finding,
+        observed = None if finding.value == UNDETERMINED else finding.value
+        return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
                                     finding.explanation)
 
     @property
@@ -198,6 +218,15 @@ class AuditSession:
                                 o.hypothesis_examples, self.declarations, lambda: self.kind)
             self._sanity[name] = run_check(name, ctx)
         return self._sanity[name]
+
+    def property_result(self, name: str) -> PropertyResult:
+        """Run metric property ``name`` on its scenario family (cached; see :mod:`oipr_bench.auditing.properties`)."""
+        if name not in self._prop_results:
+            from ..scenarios.family_files import family
+
+            self._prop_results[name] = run_property(name, family(name), self.call, self.declarations,
+                                                    lambda: self.kind, self.expectations.get(name))
+        return self._prop_results[name]
 
     def reference_result(self, case_id: str) -> ReferenceResult:
         """Compare the evaluator's result on ``case_id`` with the reference (cached)."""
@@ -222,31 +251,25 @@ class AuditSession:
 
     def differential_result(self, family: str) -> DifferentialResult:
         """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
-        if family not in self.families:
-            raise KeyError(f"no differential family {family!r} in this session; families: {', '.join(self.families)}")
         if family not in self._diff_results:
-            from ..evaluators import get
-
-            o = self.options
-            reference = get(o.reference, **o.reference_params)  # type: ignore[arg-type]
-            self._diff_results[family] = run_family(
-                self.call, reference, family, name=o.reference, n=o.differential,  # type: ignore[arg-type]
-                seed=o.differential_seed, params=o.reference_params, tolerance=o.comparison_tolerance,
-                shrink_budget=o.differential_budget)
+            self._diff_results[family] = run_configured(self.call, self.options, family)
         return self._diff_results[family]
 
     # -- all at once -----------------------------------------------------------------------------
 
     def run_all(self) -> Profile:
-        """Run every case, characteristic, sanity check (unless ``sanity=False``) and reference comparison."""
-        for cid in self.cases:
+        """Run what the suite holds: cases and characteristics, properties; sanity checks (unless
+        ``sanity=False``) and reference comparisons (with Table 5)."""
+        for cid in self.cases if self.runs_table5 else ():
             self.case_result(cid)
         if self.options.sanity:
             for name in self.sanity_checks:
                 self.sanity_result(name)
-        for name in CHARACTERISTICS:
+        for name in CHARACTERISTICS if self.runs_table5 else ():
             self.characteristic_result(name)
-        if self.options.reference is not None:
+        for name in METRIC_PROPERTIES if self.runs_properties else ():
+            self.property_result(name)
+        if self.options.reference is not None and self.runs_table5:
             for cid in self.cases:
                 self.reference_result(cid)
         for family in self.families:
@@ -256,7 +279,7 @@ class AuditSession:
     def profile(self) -> Profile:
         """A :class:`Profile` of what has been run so far."""
         return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results,
-                             self._diff_results)
+                             self._prop_results, self._diff_results)
 
     def assemble(
         self,
@@ -264,35 +287,16 @@ class AuditSession:
         characteristic_results: Mapping[str, CharacteristicResult],
         sanity_results: Mapping[str, SanityResult],
         reference_results: Mapping[str, ReferenceResult],
+        property_results: Mapping[str, PropertyResult] | None = None,
         differential_results: Mapping[str, DifferentialResult] | None = None,
     ) -> Profile:
         """A :class:`Profile` of this session's evaluator and options from the given results, in report order.
 
-        The plugin passes the results gathered from its items' reports (also from xdist workers).
+        The plugin passes the results gathered from its items' reports (also from xdist workers);
+        :func:`oipr_bench.auditing.assembly.assemble_profile` puts them in order.
         """
-        from .._version import __version__
-        from ..scenarios import DATASET_VERSION
-
-        order = list(self.cases)
-        kinds = [r.kind for r in case_results.values() if r.ok]
-        return Profile(
-            evaluator=self.resolved.name,
-            params=dict(self.resolved.params),
-            case_results={c: case_results[c] for c in order if c in case_results},
-            characteristic_results={n: characteristic_results[n] for n in CHARACTERISTICS if n in characteristic_results},
-            sanity_results={n: sanity_results[n] for n in self.sanity_checks if n in sanity_results},
-            reference_results={c: reference_results[c] for c in order if c in reference_results},
-            differential_results={f: (differential_results or {})[f] for f in self.families
-                                  if f in (differential_results or {})},
-            reference=reference_info(self.options),
-            options=self.options.recorded(),
-            package_version=__version__,
-            dataset_version=DATASET_VERSION,
-            kind=kinds[0] if kinds else self.kind,
-            declarations=self.declarations,
-            fixtures=fixtures_of(list(self.cases.values()), self.options, self.user_cases),
-        )
-
+        return assemble_profile(self, case_results, characteristic_results, sanity_results, reference_results,
+                                property_results or {}, differential_results or {})
 
 
 def audit(
@@ -310,6 +314,7 @@ def audit(
     input: str | None = None,
     higher_is_better: bool | None = None,
     bounds: Any = None,
+    suite: str | None = None,
     differential: int | None = None,
     seed: int | None = None,
     shrink_budget: float | None = None,
@@ -346,13 +351,13 @@ def audit(
     bounds : (lo, hi), optional
         Range of a scalar score, either end None for open.  Default: its ``bounds``
         attribute, else (0, 1).  See docs/scalar-metrics.md.
-    differential, seed, shrink_budget : optional
-        With ``reference``: compare the evaluator with it on ``differential`` generated pairs per
-        family, derandomized by ``seed`` (default 0), shrinking a counterexample for at most
-        ``shrink_budget`` seconds (default 30); see docs/regression-testing.md.
-    cases : path, optional
-        A file of your own cases in the dataset's scenario format, run (and compared with
-        ``reference``) like the built-in cases.
+    suite : {"table5", "properties", "all"}, optional
+        What to run: Table 5 (default for 0/1 input), the metric properties
+        (docs/properties.md), or both (default for ``input="scores"``).
+    differential, seed, shrink_budget, cases : optional
+        With ``reference``: compare with it on ``differential`` generated pairs per family (seeded,
+        shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
+        format, run like the built-in ones.  See docs/regression-testing.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -382,6 +387,7 @@ def audit(
         input_kind=input,
         higher_is_better=higher_is_better,
         bounds=bounds,
+        suite=suite,
         differential=differential,
         seed=seed,
         shrink_budget=shrink_budget,

@@ -1,35 +1,36 @@
-"""What the characteristic rules read from an evaluator's results.
+"""What the characteristic rules read from an evaluator's results: every score on its own scale.
 
 An evaluator returns precision and recall (kind ``"pr"``) or one number
-(kind ``"score"``; see :func:`oipr_bench.auditing.runner.coerce_result`).  The rules of
+(kind ``"score"``; see :func:`oipr_bench.auditing.coerce.coerce_result`).  The rules of
 :mod:`oipr_bench.auditing.characteristics` compare one *quantity* per case:
 
-- ``score``: the oriented score on a common scale, higher is better.  For a
-  P/R evaluator it is F1 (paper, eq. 1).  For a scalar with finite declared
-  bounds ``(lo, hi)`` it is ``(v - lo) / (hi - lo)`` (``(hi - v) / (hi - lo)``
-  when lower is better), so a bounded score reads on F1's [0, 1] scale.  For
-  an unbounded scalar it is anchored per ground truth:
-  ``(v - v_none) / (v_perfect - v_none)``, where ``v_none`` is what the
-  evaluator gives the empty prediction and ``v_perfect`` what it gives
-  ``y_pred = y_true`` on the same ground truth (NaN when the two are equal);
+- ``score``: the value read on the metric's own **anchored scale** (:func:`scale_of`)
+  ``(v - v_none) / (v_perfect - v_none)``, where ``v_none`` is what the same
+  metric gives the empty prediction on that case's ground truth (its no-skill
+  floor: 0 for F1, 0.5 for AUC-ROC, the prevalence for average precision) and
+  ``v_perfect`` what it gives ``y_pred = y_true``.  0 is "no better than
+  detecting nothing", 1 is "perfect", whatever the metric's range or
+  orientation.  F1 is unchanged by construction (its empty prediction scores 0,
+  or 0/0 read as 0 as the paper reads AM's ``nan``; its perfect one 1), so the
+  paper's thresholds keep their meaning and every other metric is read the
+  way F1 is.  A scale whose anchors are NaN or equal is *undefined*; a rule
+  that needs it answers ``undetermined`` with the reason, never a value
+  computed from NaN;
 - ``precision`` and ``recall``: only a P/R evaluator has them;
 - ``recall_share``: the recall of a case relative to the empty and the
   perfect prediction, ``(R - R_none) / (R_perfect - R_none)`` (Sec. III-B:
   the long event's share of the recall).
 
-The *no-detection level* of a case is the score the evaluator gives the empty
-prediction on that case's ground truth (0 for F1; NaN counts as the bottom of
-the scale, as the paper reads AM's ``nan``).  A rule that asks whether a
-detection "earns credit" asks whether it scores above that level, so a
-metric that gives everything the same value never earns credit (a tie is not
-a reward).
+Rules that only compare a metric's values with each other (overlap, early
+detection, sparse anomalies) can also read the raw values in the declared
+orientation (:func:`oriented_raw`) when the scale is undefined.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from ..evaluators.score import Score
 
@@ -41,11 +42,16 @@ __all__ = [
     "PRECISION",
     "RECALL",
     "RECALL_SHARE",
+    "ANCHOR_TOLERANCE",
     "Observations",
+    "Scale",
     "is_bounded",
     "normalise_bounds",
+    "scale_of",
     "score_of",
-    "level_of",
+    "raw_of",
+    "oriented_raw",
+    "empty_raw",
     "recall_share",
 ]
 
@@ -121,8 +127,11 @@ class Observations:
         Declared range of a scalar score; an open end is +-inf.
     empty, perfect : mapping of str to Score
         The evaluator's result on the empty prediction and on ``y_pred = y_true``
-        for each case's ground truth.  Without them the no-detection level is
-        0 and the recall share is the recall itself (the paper's reading).
+        for each case's ground truth: the anchors of its scale (:func:`scale_of`).
+        Without them a P/R result is read as F1 and the recall share is the
+        recall itself (the paper's reading).
+    anchor_problems : mapping of str to str
+        Why the anchors of a case could not be computed (a failed call), by case id.
     """
 
     scores: Mapping[str, Score]
@@ -133,6 +142,7 @@ class Observations:
     bounds: Bounds = (0.0, 1.0)
     empty: Mapping[str, Score] = field(default_factory=dict)
     perfect: Mapping[str, Score] = field(default_factory=dict)
+    anchor_problems: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def scalar(self) -> bool:
@@ -145,24 +155,110 @@ class Observations:
         return not self.scalar or is_bounded(self.bounds)
 
 
-def _orient(obs: Observations, value: float, case_id: str) -> float:
-    """A raw result value on the common higher-is-better scale (see the module docstring)."""
-    if not obs.scalar:
-        return float(value)
+class Scale(NamedTuple):
+    """How one case's raw values are read: ``(v - zero) / (one - zero)``.
+
+    Attributes
+    ----------
+    zero, one : float
+        The raw values read as 0 (the empty prediction) and as 1 (``y_pred = y_true``)
+        on that case's ground truth.
+    name : str
+        How the evidence names the scale (``"anchored"``, or ``"F1"`` when the anchors were not run).
+    problem : str
+        Why the scale is undefined (NaN or equal anchors), ``""`` when it is defined.
+    note : str
+        A reading the scale made that the evidence must state (``""`` when none), e.g. an
+        empty prediction scoring ``nan`` (0/0) read as the bottom of F1's scale.
+    """
+
+    zero: float
+    one: float
+    name: str
+    problem: str = ""
+    note: str = ""
+
+    @property
+    def defined(self) -> bool:
+        """True when both anchors are finite and apart."""
+        return not self.problem
+
+    def read(self, value: float) -> float:
+        """``value`` on this scale (NaN when the scale is undefined)."""
+        if self.problem:
+            return math.nan
+        return (float(value) - self.zero) / (self.one - self.zero)
+
+    def describe(self) -> str:
+        """One phrase naming the scale and its anchors, for the evidence."""
+        if self.problem:
+            return f"no anchored scale ({self.problem})"
+        return f"{self.name} scale (0 = empty prediction {self.zero:.6g}, 1 = y_pred = y_true {self.one:.6g})"
+
+
+#: Two anchors closer than this are equal: the metric has no scale on that ground truth.
+ANCHOR_TOLERANCE = 1e-9
+
+
+def _declared_bottom(obs: Observations) -> float:
     lo, hi = obs.bounds
-    if is_bounded(obs.bounds):
-        return (value - lo) / (hi - lo) if obs.higher_is_better else (hi - value) / (hi - lo)
+    return lo if obs.higher_is_better else hi
+
+
+def scale_of(obs: Observations, case_id: str) -> Scale:
+    """The anchored scale of ``case_id``: 0 = the empty prediction, 1 = ``y_pred = y_true`` there.
+
+    Without anchors (the rules applied to printed values, or an anchor call
+    that failed) a P/R evaluator is read on F1 itself (0 and 1); a scalar on
+    its declared bounds when none was run, and not at all when one failed.  An
+    empty prediction scoring NaN (0/0) is the bottom of the scale when there
+    is one (F1's 0, as the paper reads AM's ``nan``; a bounded scalar's worst
+    bound); otherwise, and when the perfect prediction scores NaN or the same
+    as the empty one, the scale is undefined and says why.
+    """
+    if case_id in obs.anchor_problems:
+        if not obs.scalar:
+            return Scale(0.0, 1.0, "F1", "", f"{obs.anchor_problems[case_id]}; read on F1's own scale")
+        return Scale(math.nan, math.nan, "anchored", obs.anchor_problems[case_id])
     none, best = obs.empty.get(case_id), obs.perfect.get(case_id)
     if none is None or best is None:
-        return math.nan
-    span = float(best.f1) - float(none.f1)
-    if not math.isfinite(span) or span == 0.0:
-        return math.nan
-    return (value - float(none.f1)) / span
+        if not obs.scalar:
+            return Scale(0.0, 1.0, "F1")
+        lo, hi = obs.bounds
+        if not is_bounded(obs.bounds):
+            return Scale(math.nan, math.nan, "anchored", f"the anchors of {case_id} were not run")
+        return Scale(lo, hi, "bounds") if obs.higher_is_better else Scale(hi, lo, "bounds")
+    zero, one, note = float(none.f1), float(best.f1), ""
+    if math.isnan(zero) and (not obs.scalar or obs.bounded):
+        zero = 0.0 if not obs.scalar else _declared_bottom(obs)
+        note = f"the empty prediction scores nan (0/0) on {case_id}, read as {zero:g}, the bottom of the scale"
+    if math.isnan(zero) or math.isnan(one):
+        which = "the empty prediction" if math.isnan(zero) else "y_pred = y_true"
+        return Scale(zero, one, "anchored", f"{which} scores nan on the ground truth of {case_id}")
+    if abs(one - zero) <= ANCHOR_TOLERANCE:
+        return Scale(zero, one, "anchored",
+                     f"the empty prediction and y_pred = y_true both score {zero:.6g} on the ground truth of {case_id}")
+    oriented_up = one > zero
+    if oriented_up != (obs.higher_is_better or not obs.scalar):
+        return Scale(zero, one, "anchored", (
+            f"y_pred = y_true scores {one:.6g} and the empty prediction {zero:.6g} on the ground truth of {case_id}, "
+            f"against the declared orientation ({'higher' if obs.higher_is_better else 'lower'} is better)"))
+    return Scale(zero, one, "anchored", "", note)
 
 
 def score_of(obs: Observations, case_id: str) -> float:
-    """The oriented score of ``case_id``: F1, or the normalised scalar.
+    """The score of ``case_id`` on its anchored scale (:func:`scale_of`; NaN when undefined).
+
+    Raises
+    ------
+    KeyError
+        No result for ``case_id``.
+    """
+    return scale_of(obs, case_id).read(raw_of(obs, case_id))
+
+
+def raw_of(obs: Observations, case_id: str) -> float:
+    """The value ``case_id`` returned: F1 of a P/R evaluator, the scalar itself.
 
     Raises
     ------
@@ -170,23 +266,29 @@ def score_of(obs: Observations, case_id: str) -> float:
         No result for ``case_id``.
     """
     try:
-        s = obs.scores[case_id]
+        return float(obs.scores[case_id].f1)
     except KeyError:
         raise KeyError(f"no score for case {case_id}") from None
-    return _orient(obs, float(s.f1), case_id)
 
 
-def level_of(obs: Observations, case_id: str) -> float:
-    """The no-detection level of ``case_id``: the oriented score of the empty prediction there.
+def oriented_raw(obs: Observations, case_id: str) -> float:
+    """The raw value with the declared orientation made higher-is-better (negated when lower is better)."""
+    v = raw_of(obs, case_id)
+    return -v if obs.scalar and not obs.higher_is_better else v
 
-    0 (the bottom of the common scale) when the empty prediction was not run
-    or scores NaN.
+
+def empty_raw(obs: Observations, case_id: str) -> float:
+    """The oriented raw value of the empty prediction on ``case_id``'s ground truth.
+
+    0 for a P/R evaluator without anchors (F1's no-detection value); NaN when it is unknown.
     """
     none = obs.empty.get(case_id)
     if none is None:
+        return 0.0 if not obs.scalar else math.nan
+    v = float(none.f1)
+    if math.isnan(v) and not obs.scalar:
         return 0.0
-    v = _orient(obs, float(none.f1), case_id)
-    return 0.0 if math.isnan(v) else v
+    return -v if obs.scalar and not obs.higher_is_better else v
 
 
 def recall_share(obs: Observations, case_id: str) -> float:

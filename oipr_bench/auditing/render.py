@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Sequence
 
 from .readings import KIND_PR, KIND_SCORE
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
+from ..vocabulary import REPORTED, SUITE_PROPERTIES, SUITE_TABLE5
 
 if TYPE_CHECKING:  # pragma: no cover
     from .results import Profile
 
-__all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_cases"]
+__all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_properties", "render_cases"]
 
 #: How each status is shown in tables.
 STATUS_TEXT = {
@@ -27,6 +28,7 @@ STATUS_TEXT = {
     UNDETERMINED: "UNDETERMINED",
     NOT_APPLICABLE: "not applicable",
     NOT_RUN: "not run",
+    REPORTED: "reported",
 }
 
 
@@ -71,6 +73,15 @@ def render_characteristics(profile: "Profile", markdown: bool = False) -> list[s
             exp += f" [{r.expectation.source}]"
         rows.append([name, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
     return table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
+
+
+def render_properties(profile: "Profile", markdown: bool = False) -> list[str]:
+    """The metric properties table: property, input, observed, expected, status, evidence."""
+    rows = []
+    for r in profile.property_results.values():
+        exp = "-" if r.expectation is None else " or ".join(r.expectation.values) + f" [{r.expectation.source}]"
+        rows.append([r.name, r.input, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
+    return table(["property", "input", "observed", "expected", "status", "evidence"], rows, markdown)
 
 
 def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
@@ -132,7 +143,15 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         describe_kind(profile),
         "",
     ]
-    lines += render_characteristics(profile, markdown)
+    suite = profile.options.get("suite", SUITE_TABLE5)
+    if suite != SUITE_PROPERTIES:
+        if profile.declarations.input_kind == "scores":
+            lines += ["Table 5 (its 0/1 predictions handed over as 0.0/1.0 scores)"]
+        lines += render_characteristics(profile, markdown)
+    if suite != SUITE_TABLE5:
+        lines += ([""] if suite != SUITE_PROPERTIES else []) + [
+                  "metric properties (reported, not judged, unless declared; docs/properties.md)"]
+        lines += render_properties(profile, markdown)
     if profile.sanity_results:
         lines += ["", "sanity: " + ", ".join(
             f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
@@ -145,7 +164,8 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
     lines += render_differential(profile)
-    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
-    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
-    lines += render_cases(profile, markdown)
+    if suite != SUITE_PROPERTIES:
+        shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+        lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
+        lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"

@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..guards import describe_exception
+from ..guards import MAX_JSON_DEPTH, clip, json_depth, printable
+from ..io import note_input
+from .isolation import described, guarded
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
 
@@ -66,11 +68,35 @@ class Resolved:
     oipr_profile: dict[str, Any] = field(default_factory=dict)
 
 
+class _DuplicateKey(Exception):
+    """A JSON object in a parameter value has the same key twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def parse_value(text: str) -> Any:
-    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string."""
+    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string.
+
+    Raises
+    ------
+    UsageError
+        JSON nested more than :data:`~oipr_bench.guards.MAX_JSON_DEPTH` levels, or an object with a
+        key given twice (``{"a": 1, "a": 2}`` is a conflict, not "the last one").
+    """
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise UsageError(f"nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        return json.loads(text)
-    except ValueError:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise UsageError(f"key {clip(printable(repr(exc.args[0])), 80)} given twice in one object") from None
+    except (ValueError, RecursionError):
         return text
 
 
@@ -91,31 +117,37 @@ def parse_params(items: Iterable[str] | None, *, option: str = "--evaluator-para
         if not key.isidentifier():
             raise UsageError(f"{option} {item!r}: {key!r} is not a valid parameter name")
         if key in params:
-            raise UsageError(f"{option} {item!r}: parameter {key!r} given twice")
-        params[key] = parse_value(value.strip())
+            raise UsageError(f"{option} {clip(printable(key), 80)}: parameter given twice")
+        try:
+            params[key] = parse_value(value.strip())
+        except UsageError as exc:
+            raise UsageError(f"{option} {clip(printable(key), 80)}: {exc}") from None
     return params
 
 
-def _import_module(modname: str, spec: str) -> Any:
-    """Import ``modname``; retry with the current folder on ``sys.path``."""
+def _module_or_missing(modname: str) -> Any:
+    """``importlib.import_module(modname)``, or the ModuleNotFoundError it raised (returned, not raised)."""
     try:
         return importlib.import_module(modname)
     except ModuleNotFoundError as exc:
-        top = modname.split(".")[0]
-        if exc.name not in (top, modname) and not modname.startswith(f"{exc.name}."):
-            raise UsageError(f"evaluator {spec!r}: importing {modname!r} failed: {type(exc).__name__}: {exc}") from None
-        cwd = os.getcwd()
-        if cwd in sys.path or not (Path(cwd, top + ".py").exists() or Path(cwd, top, "__init__.py").exists()):
-            raise UsageError(f"evaluator {spec!r}: no module named {modname!r}") from None
-        sys.path.insert(0, cwd)
-        importlib.invalidate_caches()
-        return _import_module(modname, spec)
-    except UsageError:
-        raise
-    except BaseException as exc:  # the user's module may raise anything while importing
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise UsageError(f"evaluator {spec!r}: importing {modname!r} failed: {type(exc).__name__}: {exc}") from None
+        return exc
+
+
+def _import_module(modname: str, spec: str) -> Any:
+    """Import ``modname`` (a guarded step: its output and anything it raises are fenced); retry with
+    the current folder on ``sys.path``."""
+    found = guarded(repr(spec), f"importing {modname!r} failed", _module_or_missing, modname)
+    if not isinstance(found, ModuleNotFoundError):
+        return found
+    top = modname.split(".")[0]
+    if found.name not in (top, modname) and not modname.startswith(f"{found.name}."):
+        raise UsageError(f"evaluator {spec!r}: importing {modname!r} failed: {described(found)}")
+    cwd = os.getcwd()
+    if cwd in sys.path or not (Path(cwd, top + ".py").exists() or Path(cwd, top, "__init__.py").exists()):
+        raise UsageError(f"evaluator {spec!r}: no module named {modname!r}")
+    sys.path.insert(0, cwd)
+    importlib.invalidate_caches()
+    return _import_module(modname, spec)
 
 
 def _import_file(path: Path, spec: str) -> Any:
@@ -124,33 +156,35 @@ def _import_file(path: Path, spec: str) -> Any:
     modname = f"_oipr_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
     if modname in sys.modules:
         return sys.modules[modname]
+    note_input(path, "the evaluator source")
     file_spec = importlib.util.spec_from_file_location(modname, path)
     if file_spec is None or file_spec.loader is None:
         raise UsageError(f"evaluator {spec!r}: cannot import {str(path)!r}")
     module = importlib.util.module_from_spec(file_spec)
     sys.modules[modname] = module
     try:
-        file_spec.loader.exec_module(module)
-    except BaseException as exc:
+        guarded(repr(spec), f"importing {str(path)!r} failed", file_spec.loader.exec_module, module)
+    except BaseException:
         sys.modules.pop(modname, None)
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise UsageError(f"evaluator {spec!r}: importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from None
+        raise
     return module
+
+
+def _note_module_source(module: Any) -> None:
+    """Protect an imported module's source file from this run's outputs (see :func:`oipr_bench.io.note_input`)."""
+    source = module.__dict__.get("__file__") if isinstance(getattr(module, "__dict__", None), dict) else None
+    if isinstance(source, str):
+        note_input(source, "the evaluator source")
 
 
 def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
     for part in attrs.split("."):
         if not part:
             raise UsageError(f"evaluator {spec!r}: empty attribute name")
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise UsageError(f"evaluator {spec!r}: {where} has no attribute {part!r}") from None
-        except BaseException as exc:  # a module __getattr__ or a property may raise anything
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            raise UsageError(f"evaluator {spec!r}: looking up {part!r} in {where} failed: {describe_exception(exc)}") from None
+        missing = object()
+        obj = guarded(repr(spec), f"looking up {part!r} in {where} failed", getattr, obj, part, missing)
+        if obj is missing:
+            raise UsageError(f"evaluator {spec!r}: {where} has no attribute {part!r}")
         where = f"{where}.{part}"
     return obj
 
@@ -174,6 +208,7 @@ def load_object(spec: str) -> Any:
             module = _import_file(Path(modpart), spec)
         else:
             module = _import_module(modpart, spec)
+            _note_module_source(module)
         return _getattr_path(module, attrs, spec, modpart)
     if spec.endswith(".py") or "/" in spec or os.sep in spec:
         raise UsageError(_file_without_name(spec))
@@ -190,19 +225,15 @@ def load_object(spec: str) -> Any:
                 raise
             last_error = exc
             continue
+        _note_module_source(module)
         return _getattr_path(module, ".".join(parts[cut:]), spec, modname)
     assert last_error is not None
     raise last_error
 
 
 def _user_attr(obj: Any, attr: str, display: str) -> Any:
-    """``getattr(obj, attr, None)``, turning anything a hostile property raises into a UsageError."""
-    try:
-        return getattr(obj, attr, None)
-    except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise UsageError(f"evaluator {display}: reading its {attr!r} attribute failed: {describe_exception(exc)}") from None
+    """``getattr(obj, attr, None)``, a guarded step: anything a hostile property raises is a UsageError."""
+    return guarded(display, f"reading its {attr!r} attribute failed", getattr, obj, attr, None)
 
 
 def _profile_of(*objs: Any, display: str = "") -> dict[str, Any]:
@@ -275,14 +306,7 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
 
 def _resolve_class(cls: type, params: dict[str, Any], display: str) -> Resolved:
     """Instantiate ``cls(**params)``; anything its ``__init__`` raises (SystemExit too) is a UsageError."""
-    try:
-        inst = cls(**params)
-    except BaseException as exc:  # SystemExit in __init__ included
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise UsageError(
-            f"evaluator {display}: cannot instantiate {cls.__qualname__}({_kw(params)}): {describe_exception(exc)}"
-        ) from None
+    inst = guarded(display, f"cannot instantiate {cls.__qualname__}({_kw(params)})", lambda: cls(**params))
     fn = _callable_of(inst, display)
     in_force = _user_attr(inst, "params", display)
     in_force = dict(in_force) if isinstance(in_force, Mapping) else params

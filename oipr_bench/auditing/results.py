@@ -17,10 +17,12 @@ from ..evaluators.score import Score
 from .expectations import Expectation
 from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
+from .property_results import PropertyResult
 from .readings import KIND_PR, KIND_SCORE
+from .report_upgrade import REPORT_FORMAT, upgrade_report
 from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 from .differential import DifferentialResult
-from .report_upgrade import REPORT_FORMAT, upgrade_report  # noqa: F401 (REPORT_FORMAT re-exported)
+from .signature import signature_of
 
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
@@ -216,7 +218,7 @@ class Profile:
     reference_results : dict of str to ReferenceResult
         Empty unless a reference evaluator was given.
     differential_results : dict of str to DifferentialResult
-        Per family of a differential run (:mod:`oipr_bench.auditing.differential`); empty when off.
+        Per family of a differential run (:mod:`oipr_bench.auditing.differential`).
     reference : dict or None
         ``{"name", "params", "against", "tolerance"}`` of the reference comparison.
     options : dict
@@ -226,9 +228,10 @@ class Profile:
         What the evaluator returns (None when no call succeeded).
     declarations : Declarations
         Input kind, orientation and bounds in force (:mod:`oipr_bench.auditing.declarations`).
+    property_results : dict of str to PropertyResult
+        The metric properties run (:mod:`oipr_bench.auditing.properties`), in report order.
     fixtures : dict
-        ``sha256`` of the cases run (:func:`oipr_bench.auditing.signature.fixture_hash`), the user's
-        ``cases_file`` (or None) and the ids of its ``user_cases``.
+        ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
     """
 
     evaluator: str
@@ -244,17 +247,18 @@ class Profile:
     dataset_version: str = ""
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
+    property_results: dict[str, PropertyResult] = field(default_factory=dict)
+
+    @property
+    def properties(self) -> dict[str, str | None]:
+        """Observed value per metric property run (None when it could not be determined)."""
+        return {n: r.observed for n, r in self.property_results.items()}
     fixtures: dict[str, Any] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
-        """The audit's signature line (:mod:`oipr_bench.auditing.signature`)."""
-        from .signature import signature
-
-        return signature(package_version=self.package_version, dataset_version=self.dataset_version,
-                         evaluator=self.evaluator, params=self.params, kind=self.kind,
-                         declarations=self.declarations.to_dict(), reference=self.reference, options=self.options,
-                         fixtures=self.fixtures.get("sha256", "-"))
+        """The audit's signature line (:func:`oipr_bench.auditing.signature.signature_of`)."""
+        return signature_of(self)
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -289,6 +293,7 @@ class Profile:
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status == PASSED for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
+            and not any(r.counts_as_failure for r in self.property_results.values())
             and all(r.status == PASSED for r in self.differential_results.values())
         )
 
@@ -302,8 +307,10 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
         out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
-        out += [f"differential[{r.family}]: {r.message.splitlines()[0]} reproduce: {r.reproduction}"
-                for r in self.differential_results.values() if r.status != PASSED]
+        out += [f"property[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}"
+                if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
+                for r in self.property_results.values() if r.counts_as_failure]
+        out += [r.failure_line for r in self.differential_results.values() if r.status != PASSED]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -322,8 +329,8 @@ class Profile:
             "reference": None
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
-            "differential": [r.to_dict() for r in self.differential_results.values()],
-            "fixtures": jsonable(self.fixtures),
+            "properties": [r.to_dict() for r in self.property_results.values()],
+            "differential": [r.to_dict() for r in self.differential_results.values()], "fixtures": jsonable(self.fixtures),
             "signature": self.signature,
             "ok": self.ok,
         }
@@ -370,6 +377,7 @@ class Profile:
             dataset_version=d["dataset"]["version"],
             kind=d["evaluator"]["kind"],
             declarations=Declarations.from_dict(d["evaluator"]),
+            property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
             fixtures=dict(d.get("fixtures") or {}),
         )
 

@@ -17,6 +17,7 @@ from .findings import (
     FRAG_TPS,
     LONG,
     MERGING_FACTOR,
+    MIN_EFFECT,
     MITIGATION_FACTOR,
     OVERESTIMATION_F1,
     OVERLAP,
@@ -25,15 +26,17 @@ from .findings import (
     SPARSE,
     TP_POS,
     Finding,
+    Reading,
+    enough,
     eq,
-    evidence_numbers,
     fmt,
     gt,
     label_of,
+    read_scores,
     result_of,
-    scores_of,
+    undetermined_finding,
 )
-from .readings import Observations, level_of, recall_share
+from .readings import Observations, recall_share
 from ..vocabulary import (
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
@@ -46,6 +49,7 @@ from ..vocabulary import (
     OVERLAP_PROPORTION_AWARENESS,
     RANDOM_OVERESTIMATION,
     SPARSE_ANOMALY_MISLEADING,
+    UNDETERMINED,
 )
 
 __all__ = [
@@ -56,43 +60,45 @@ __all__ = [
 ]
 
 
+def _on(reading: Reading) -> str:
+    return f" [read on the {reading.scale}]"
+
+
 def check_existence_detection_reward(obs: Observations) -> Finding:
     """Existence detection reward (Sec. III-C; Appendix A, overlap proportion).
 
     Rule: the evaluator rewards existence when its score on
     ``overlap_proportion/c1`` (only the first point of the 50-point event is
-    detected) is higher than PW's F1 there -> ``yes``.  When c1 equals PW but
-    a larger overlap (c2: 20 %, c3: 52 %) scores above PW, the reward only
-    switches on beyond some share of the event -> ``piecewise`` (PA%K with
+    detected), read on its anchored scale (0 = its own empty prediction, 1 =
+    the perfect one; :func:`oipr_bench.auditing.readings.scale_of`), is above
+    PW's F1 there by at least :data:`MIN_EFFECT` -> ``yes``.  When c1 is not,
+    but a larger overlap (c2: 20 %, c3: 52 %) is -> ``piecewise`` (PA%K with
     K = 50: equal to PW on c1 and c2, 1.0 on c3; Table 5 footnote).
-    Otherwise ``no``.  "Higher" means by more than :data:`SCORE_TOLERANCE`.
-
-    A reward is for the detection: a case counts only when it also scores
-    above the no-detection level (:func:`oipr_bench.auditing.readings.level_of`, 0 for
-    F1), so a metric that scores the empty prediction as high gets ``no``.
-    Reads the score on F1's scale, so an unbounded scalar is not applicable.
+    Otherwise ``no``.  On the anchored scale a metric's no-skill floor is 0,
+    so AUC-ROC's 0.51 on c1 (0.02 above its empty prediction's 0.5) is no
+    reward next to PW's 0.0392.  Without a scale (NaN or equal anchors: a
+    metric that cannot tell detecting from not detecting) -> ``undetermined``.
     """
     cases = OVERLAP[:3]
-    f1 = scores_of(obs, cases)
-    pw = [float(obs.baseline[c].f1) for c in cases]
-    level = level_of(obs, cases[0])
+    r = read_scores(obs, cases)
+    if r.problem:
+        return undetermined_finding(EXISTENCE_DETECTION_REWARD, cases, r, "the gain over PW")
+    f1, pw = r.values, [float(obs.baseline[c].f1) for c in cases]
+    numbers = {**r.numbers, **{f"PW F1 {c}": v for c, v in zip(cases, pw)}}
+    rewarded = [gt(a, b) and enough(r, a - b) for a, b in zip(f1, pw)]
     label = label_of(obs)
-    numbers = evidence_numbers(obs, cases, f1)
-    numbers.update({f"PW F1 {c}": v for c, v in zip(cases, pw)})
-    numbers["no-detection level"] = level
-    rewarded = [gt(a, b) and gt(a, level) for a, b in zip(f1, pw)]
     if rewarded[0]:
-        value, why = "yes", (f"{label} on c1 ({fmt(f1[0])}) is above PW's ({fmt(pw[0])}) and the no-detection level "
-                             f"({fmt(level)}): the first detected point is rewarded")
+        value, why = "yes", (f"{label} on c1 ({fmt(f1[0])}) is above PW's ({fmt(pw[0])}) by at least {MIN_EFFECT}: "
+                             "the first detected point is rewarded")
     elif any(rewarded[1:]):
         value, why = "piecewise", (
-            f"{label} on c1 ({fmt(f1[0])}) is not above PW's ({fmt(pw[0])}), but a larger overlap scores above PW "
+            f"{label} on c1 ({fmt(f1[0])}) is not above PW's ({fmt(pw[0])}) by {MIN_EFFECT}, but a larger overlap is "
             f"(c2 {fmt(f1[1])} vs {fmt(pw[1])}, c3 {fmt(f1[2])} vs {fmt(pw[2])})"
         )
     else:
-        value, why = "no", (f"{label} never exceeds PW's on c1-c3 (c1: {fmt(f1[0])} vs {fmt(pw[0])}) while above "
-                            f"the no-detection level ({fmt(level)})")
-    return Finding(EXISTENCE_DETECTION_REWARD, value, cases, numbers, why)
+        value, why = "no", (f"{label} never exceeds PW's on c1-c3 by {MIN_EFFECT} "
+                            f"(c1: {fmt(f1[0])} vs {fmt(pw[0])}, c3: {fmt(f1[2])} vs {fmt(pw[2])})")
+    return Finding(EXISTENCE_DETECTION_REWARD, value, cases, numbers, why + _on(r))
 
 
 def check_overlap_proportion_awareness(obs: Observations) -> Finding:
@@ -103,22 +109,29 @@ def check_overlap_proportion_awareness(obs: Observations) -> Finding:
     least one increase and at least one flat step -> ``piecewise`` (PA%K:
     rises up to c3 = 52 % > K, then flat); no increase at all, or any
     decrease -> ``no`` (PA: 1.0 everywhere).  Steps smaller than
-    :data:`SCORE_TOLERANCE` count as flat, so a constant metric gets ``no``.
+    :data:`SCORE_TOLERANCE` count as flat, so a constant metric gets ``no``;
+    the whole rise c1 -> c4 must reach :data:`MIN_EFFECT`.  Compares the
+    scores only with each other, so raw values serve when the scale is undefined.
     """
-    f1 = scores_of(obs, OVERLAP)
-    numbers = evidence_numbers(obs, OVERLAP, f1)
+    r = read_scores(obs, OVERLAP, order_only=True)
+    if r.problem:
+        return undetermined_finding(OVERLAP_PROPORTION_AWARENESS, OVERLAP, r, "the scores over c1..c4")
+    f1 = r.values
     steps = list(zip(f1, f1[1:]))
     ups = [gt(b, a) for a, b in steps]
     flats = [eq(a, b) for a, b in steps]
-    shown = " / ".join(fmt(v) for v in f1)
+    shown = " / ".join(r.shown)
     label = label_of(obs)
-    if all(ups):
+    big = enough(r, f1[-1] - f1[0])
+    if all(ups) and big:
         value, why = "yes", f"{label} rises with every larger overlap (c1..c4: {shown})"
-    elif any(ups) and all(u or fl for u, fl in zip(ups, flats)):
+    elif any(ups) and all(u or fl for u, fl in zip(ups, flats)) and big:
         value, why = "piecewise", f"{label} rises with overlap only over part of the range (c1..c4: {shown})"
+    elif any(ups) and all(u or fl for u, fl in zip(ups, flats)):
+        value, why = "no", f"{label} rises with overlap by less than the minimum effect {MIN_EFFECT} (c1..c4: {shown})"
     else:
         value, why = "no", f"{label} does not rise with overlap (c1..c4: {shown})"
-    return Finding(OVERLAP_PROPORTION_AWARENESS, value, OVERLAP, numbers, why)
+    return Finding(OVERLAP_PROPORTION_AWARENESS, value, OVERLAP, r.numbers, why + _on(r))
 
 
 def check_fragments_merging(obs: Observations) -> Finding:
@@ -127,44 +140,52 @@ def check_fragments_merging(obs: Observations) -> Finding:
     Rule: the three cases hold 10 false-positive points dispersed (c1, every
     30 points), aggregated (c2, every 2 points) and 20 continuous ones (c3).
     An evaluator that merges nearby fragments assigns c1 "a significantly
-    lower" score than c2 and c3: ``yes`` when score(c1) is below both (by
-    more than :data:`SCORE_TOLERANCE`; a tie is not lower) and at most
-    :data:`MERGING_FACTOR` x min(score(c2), score(c3)), i.e. at least 25 %
-    lower than both.  OIPR gives 0.3245 against 0.6739 and 0.6667 (ratio
-    0.49); the event-based evaluators give c1 = c2 (ratio 1) and AM gives c1
-    above both.  The ratio is taken on the common scale, whose 0 is the
-    bottom of a bounded score or the empty prediction of an unbounded one.
+    lower" score than c2 and c3: ``yes`` when score(c1) is below both by at
+    least :data:`MIN_EFFECT` and at most :data:`MERGING_FACTOR` x
+    min(score(c2), score(c3)), i.e. at least 25 % lower than both.  OIPR gives
+    0.3245 against 0.6739 and 0.6667 (ratio 0.49); the event-based evaluators
+    give c1 = c2 (ratio 1) and AM gives c1 above both.  The ratio is taken on
+    the anchored scale, whose 0 is the empty prediction; when c1 is not below
+    c2 and c3 even in raw order the answer is ``no`` without a scale.
     """
-    f1 = scores_of(obs, FRAG_FPS)
-    numbers = evidence_numbers(obs, FRAG_FPS, f1)
+    r = read_scores(obs, FRAG_FPS)
+    if r.problem:
+        raw = read_scores(obs, FRAG_FPS, order_only=True)
+        v = raw.values
+        if not any(math.isnan(x) for x in v) and not gt(min(v[1], v[2]), v[0]):
+            why = f"dispersed FPs do not score lower than aggregated/continuous ones ({' / '.join(raw.shown)}; {raw.scale})"
+            return Finding(FRAGMENTS_MERGING, "no", FRAG_FPS, r.numbers, why)
+        return undetermined_finding(FRAGMENTS_MERGING, FRAG_FPS, r, "the ratio of c1 to c2 and c3")
+    f1 = r.values
     low = min(f1[1], f1[2])
     limit = MERGING_FACTOR * low
     shown = f"c1 {fmt(f1[0])} vs c2 {fmt(f1[1])}, c3 {fmt(f1[2])}"
-    if gt(low, f1[0]) and f1[0] <= limit:
+    if gt(low, f1[0]) and enough(r, low - f1[0]) and f1[0] <= limit:
         value, why = "yes", f"dispersed FPs score markedly lower than aggregated/continuous ones ({shown})"
     else:
         value, why = "no", (f"dispersed FPs are not scored markedly lower (needs c1 below and <= {MERGING_FACTOR} x "
                             f"min(c2, c3); {shown})")
-    return Finding(FRAGMENTS_MERGING, value, FRAG_FPS, numbers, why)
+    return Finding(FRAGMENTS_MERGING, value, FRAG_FPS, r.numbers, why + _on(r))
 
 
 def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
     """Addressing ambiguous labels (Sec. V-B; Appendix A, temporal shifting).
 
     Rule: c1 detects each event 2 points early, c2 2 points late, with no
-    overlap.  A shifted detection "earns credit" when it scores above the
-    no-detection level of the case (0 for F1: "F1 > 0" in Appendix A) by
-    more than :data:`SCORE_TOLERANCE`.  Credit in both -> ``yes``; only in
-    the delayed case -> ``only_delay`` (TaPR: its ambiguous region follows
+    overlap.  A shifted detection "earns credit" when it scores at least
+    :data:`MIN_EFFECT` above the empty prediction, i.e. above 0 on the
+    anchored scale ("F1 > 0" in Appendix A).  Credit in both -> ``yes``; only
+    in the delayed case -> ``only_delay`` (TaPR: its ambiguous region follows
     the event end); only in the early case -> ``only_early``; in neither ->
-    ``no``.
+    ``no``.  Credit is measured from the empty prediction, so without a scale
+    (NaN or equal anchors) -> ``undetermined``.
     """
-    early, late = scores_of(obs, SHIFT)
-    level = level_of(obs, SHIFT[0])
-    numbers = evidence_numbers(obs, SHIFT, [early, late])
-    numbers["no-detection level"] = level
-    shown = f"early c1 {fmt(early)}, delayed c2 {fmt(late)}, no detection {fmt(level)}"
-    e, d = gt(early, level), gt(late, level)
+    r = read_scores(obs, SHIFT)
+    if r.problem:
+        return undetermined_finding(ADDRESSING_AMBIGUOUS_LABELS, SHIFT, r, "the credit of the shifted detections")
+    early, late = r.values
+    shown = f"early c1 {fmt(early)}, delayed c2 {fmt(late)}, no detection 0"
+    e, d = (gt(v, 0.0) and enough(r, v) for v in (early, late))
     if e and d:
         value, why = "yes", f"both shifted detections earn credit ({shown})"
     elif d:
@@ -172,8 +193,8 @@ def check_addressing_ambiguous_labels(obs: Observations) -> Finding:
     elif e:
         value, why = "only_early", f"only the early detection earns credit ({shown})"
     else:
-        value, why = "no", f"neither shifted detection earns credit ({shown})"
-    return Finding(ADDRESSING_AMBIGUOUS_LABELS, value, SHIFT, numbers, why)
+        value, why = "no", f"neither shifted detection earns credit of {MIN_EFFECT} ({shown})"
+    return Finding(ADDRESSING_AMBIGUOUS_LABELS, value, SHIFT, r.numbers, why + _on(r))
 
 
 def check_early_detection_reward(obs: Observations) -> Finding:
@@ -182,17 +203,25 @@ def check_early_detection_reward(obs: Observations) -> Finding:
     Rule: a 30-point event is detected by one point at its 1st, 6th, 25th and
     last point (c1..c4).  ``yes`` when the score is strictly decreasing over
     c1..c4 ("the highest f1-score to c1, followed by c2, c3, and c4"), each
-    step by more than :data:`SCORE_TOLERANCE`; otherwise ``no`` (AM rises
-    from c1 to c2, so it does not qualify).
+    step by more than :data:`SCORE_TOLERANCE` and c1 -> c4 by at least
+    :data:`MIN_EFFECT` (OIPR: 0.4833 -> 0.3764; PATE-F1's 3e-4 is too small);
+    otherwise ``no`` (AM rises from c1 to c2, so it does not qualify).
+    Compares the scores only with each other, so a metric without a scale
+    (a detection delay whose empty prediction is NaN) is read in raw order.
     """
-    f1 = scores_of(obs, TP_POS)
-    numbers = evidence_numbers(obs, TP_POS, f1)
-    shown = " / ".join(fmt(v) for v in f1)
-    if all(gt(a, b) for a, b in zip(f1, f1[1:])):
-        value, why = "yes", f"earlier detection scores strictly higher (c1..c4: {shown})"
+    r = read_scores(obs, TP_POS, order_only=True)
+    if r.problem:
+        return undetermined_finding(EARLY_DETECTION_REWARD, TP_POS, r, "the scores over c1..c4")
+    f1 = r.values
+    shown = " / ".join(r.shown)
+    label = label_of(obs)
+    if all(gt(a, b) for a, b in zip(f1, f1[1:])) and enough(r, f1[0] - f1[-1]):
+        value, why = "yes", f"earlier detection scores strictly better (c1..c4: {shown})"
+    elif all(gt(a, b) for a, b in zip(f1, f1[1:])):
+        value, why = "no", f"{label} falls with later detection by less than the minimum effect {MIN_EFFECT} (c1..c4: {shown})"
     else:
-        value, why = "no", f"{label_of(obs)} is not strictly decreasing with later detection (c1..c4: {shown})"
-    return Finding(EARLY_DETECTION_REWARD, value, TP_POS, numbers, why)
+        value, why = "no", f"{label} is not strictly decreasing with later detection (c1..c4: {shown})"
+    return Finding(EARLY_DETECTION_REWARD, value, TP_POS, r.numbers, why + _on(r))
 
 
 def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
@@ -202,11 +231,14 @@ def check_fragmentation_misleading_in_precision(obs: Observations) -> Finding:
     (c2) and 6 fragments (c3), each with one FP point.  ``present`` when the
     precision of c2 and of c3 are both higher than that of c1 (by more than
     :data:`SCORE_TOLERANCE`): splitting a detection inflates precision.
-    Reads precision, so a scalar score is not applicable.
+    Reads precision, so a scalar score is not applicable; a NaN precision is ``undetermined``.
     """
     p = [float(result_of(obs, c).precision) for c in FRAG_TPS]
     numbers = {f"P {c}": v for c, v in zip(FRAG_TPS, p)}
     shown = f"c1 {fmt(p[0])}, c2 {fmt(p[1])}, c3 {fmt(p[2])}"
+    if any(math.isnan(v) for v in p):
+        why = f"the precision cannot be read: it is nan ({shown})"
+        return Finding(FRAGMENTATION_MISLEADING_IN_PRECISION, UNDETERMINED, FRAG_TPS, numbers, why)
     if gt(p[1], p[0]) and gt(p[2], p[0]):
         value, why = "present", f"fragmented detections get higher precision than the complete one ({shown})"
     else:
@@ -229,28 +261,34 @@ def check_long_anomaly_misleading(obs: Observations) -> Finding:
     share, Table 5 "Mitigated"), else ``absent``.  The factor 1.25 leaves
     room for rounding in evaluators that mean "equal" yet lies well below
     OIPR's ratio.  A metric whose recall does not move between the empty and
-    the perfect prediction has no share (NaN): ``absent``.
+    the perfect prediction has no share (NaN): ``undetermined``.
 
     A scalar score answers ``present``; when the short anomalies win it
     cannot tell ``mitigated`` from ``absent`` (that needs recall), so the
     value is ``not_applicable``.
     """
     (c1, c2) = LONG
-    f1 = scores_of(obs, LONG)
-    label = label_of(obs)
+    r = read_scores(obs, LONG, order_only=True)
+    if r.problem:
+        return undetermined_finding(LONG_ANOMALY_MISLEADING, LONG, r, "the scores of c1 and c2")
+    f1, label = r.values, label_of(obs)
     n = int(obs.true_events[c1])
     equal = 1.0 / n
-    numbers = evidence_numbers(obs, LONG, f1)
-    shown = f"{label} {fmt(f1[0])} vs {fmt(f1[1])}"
+    numbers = dict(r.numbers)
+    shown = f"{label} {r.shown[0]} vs {r.shown[1]}"
     if gt(f1[0], f1[1]):
         why = f"detecting only the long anomaly beats detecting the {n - 1} short ones ({shown})"
-        return Finding(LONG_ANOMALY_MISLEADING, "present", LONG, numbers, why)
+        return Finding(LONG_ANOMALY_MISLEADING, "present", LONG, numbers, why + _on(r))
     if obs.scalar:
         why = (f"the long anomaly does not win ({shown}); telling absent from mitigated needs its share of the recall, "
                "which a scalar score does not give")
         return Finding(LONG_ANOMALY_MISLEADING, NOT_APPLICABLE, LONG, numbers, why)
     share = recall_share(obs, c1)
     numbers.update({f"R {c1}": float(result_of(obs, c1).recall), "recall share": share, "equal-event share": equal})
+    if math.isnan(share):
+        why = (f"the short anomalies win ({shown}), but the long one's recall share cannot be read: the recall is nan "
+               "or does not rise from the empty to the perfect prediction")
+        return Finding(LONG_ANOMALY_MISLEADING, UNDETERMINED, LONG, numbers, why)
     if share >= MITIGATION_FACTOR * equal:
         value, why = "mitigated", (
             f"the short anomalies win ({shown}), but the long one keeps a recall share of "
@@ -271,41 +309,44 @@ def check_sparse_anomaly_misleading(obs: Observations) -> Finding:
     FP point to c1.  An extra false positive must not help: ``present`` when
     score(c2) > score(c1) (by more than :data:`SCORE_TOLERANCE`), else ``absent``.
     """
-    f1 = scores_of(obs, SPARSE)
-    numbers = evidence_numbers(obs, SPARSE, f1)
-    label = label_of(obs)
-    shown = f"c1 {fmt(f1[0])}, c2 with an extra FP {fmt(f1[1])}"
+    r = read_scores(obs, SPARSE, order_only=True)
+    if r.problem:
+        return undetermined_finding(SPARSE_ANOMALY_MISLEADING, SPARSE, r, "the scores of c1 and c2")
+    f1, label = r.values, label_of(obs)
+    shown = f"c1 {r.shown[0]}, c2 with an extra FP {r.shown[1]}"
     if gt(f1[1], f1[0]):
         value, why = "present", f"an extra false positive raises {label} ({shown})"
     else:
         value, why = "absent", f"an extra false positive does not raise {label} ({shown})"
-    return Finding(SPARSE_ANOMALY_MISLEADING, value, SPARSE, numbers, why)
+    return Finding(SPARSE_ANOMALY_MISLEADING, value, SPARSE, r.numbers, why + _on(r))
 
 
 def _overestimation(name: str, cases: tuple[str, ...], obs: Observations, what: str) -> Finding:
-    f1 = scores_of(obs, cases)
-    numbers = evidence_numbers(obs, cases, f1)
+    r = read_scores(obs, cases)
+    if r.problem:
+        return undetermined_finding(name, cases, r, f"the score of {what} on the metric's own scale")
     label = label_of(obs)
-    worst = max((v for v in f1 if not math.isnan(v)), default=math.nan)
-    shown = ", ".join(f"{c} {fmt(v)}" for c, v in zip(cases, f1))
-    if not math.isnan(worst) and worst > OVERESTIMATION_F1:
+    worst = max(r.values)
+    shown = ", ".join(f"{c} {fmt(v)}" for c, v in zip(cases, r.values))
+    if worst > OVERESTIMATION_F1:
         value, why = "present", f"{what} scores {label} above {OVERESTIMATION_F1} ({shown})"
     else:
         value, why = "absent", f"{what} stays at or below {label} {OVERESTIMATION_F1} ({shown})"
-    return Finding(name, value, cases, numbers, why)
+    return Finding(name, value, cases, r.numbers, why + _on(r))
 
 
 def check_all_one_overestimation(obs: Observations) -> Finding:
     """Overestimation of the all-1 detector (Appendix A, constant detectors; Table A1 markers).
 
     Rule: ``present`` when the detector that flags every point
-    (``constant_detector/c2``) gets F1 above :data:`OVERESTIMATION_F1` = 0.3.
-    That detector has no skill: under PW its F1 is the chance level
-    2q / (1 + q) = 0.1818 for the anomaly ratio q = 0.1 of the case.  0.3 is
-    1.65 times that level, so an evaluator may give some event-level credit
-    (OIPR: 0.2378) but not rate the useless detector near the middle of the
-    scale (TaPR: 0.7138, AM: 0.6724, both marked in Table A1).  A bounded
-    scalar is read on the same [0, 1] scale; an unbounded one is not applicable.
+    (``constant_detector/c2``) scores above :data:`OVERESTIMATION_F1` = 0.3 on
+    the anchored scale.  That detector has no skill: under PW its F1 is the
+    chance level 2q / (1 + q) = 0.1818 for the anomaly ratio q = 0.1 of the
+    case.  0.3 is 1.65 times that level, so an evaluator may give some
+    event-level credit (OIPR: 0.2378) but not rate the useless detector near
+    the middle of the scale (TaPR: 0.7138, AM: 0.6724, both marked in Table
+    A1).  On the anchored scale a metric that gives the all-1 detector what
+    it gives the empty prediction (AUC-ROC's 0.5) reads 0: not overestimating.
     """
     return _overestimation(ALL_ONE_OVERESTIMATION, ALL_ONE, obs, "the all-1 detector")
 
@@ -313,12 +354,15 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
 def check_random_overestimation(obs: Observations) -> Finding:
     """Overestimation of the random detector (Appendix A, random detector; Table A1 markers).
 
-    Rule: ``present`` when the mean F1 over the 100 runs of the random
+    Rule: ``present`` when the mean score over the 100 runs of the random
     detector (2 % of points flagged at random) exceeds
-    :data:`OVERESTIMATION_F1` = 0.3 on either random case.  Its chance level
-    under PW is about 0.02 (Table A1: 0.0220, 0.0249); 0.3 sits well above
-    what event-level credit gives a random detector in OIPR (0.1679) and
-    below the marked overestimations (PA on c2: 0.4428; AM: 0.4668, 0.6649).
-    The same level as for the all-1 detector: both detectors lack skill.
+    :data:`OVERESTIMATION_F1` = 0.3 on the anchored scale on either random
+    case.  Its chance level under PW is about 0.02 (Table A1: 0.0220,
+    0.0249); 0.3 sits well above what event-level credit gives a random
+    detector in OIPR (0.1679) and below the marked overestimations (PA on c2:
+    0.4428; AM: 0.4668, 0.6649).  The same level as for the all-1 detector:
+    both detectors lack skill.  The evidence shows the random mean (the
+    metric's expectation on random predictions) beside the empty prediction's
+    value (anchor 0): for AUC-ROC both are 0.5, so the random detector reads 0.
     """
     return _overestimation(RANDOM_OVERESTIMATION, RANDOM, obs, "the random detector (mean over runs)")

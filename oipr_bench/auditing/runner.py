@@ -26,8 +26,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
-from ..guards import describe_exception, format_exception, safe_str
-from .isolation import SigintWatch, outcome_text, evaluator_streams, watch_parent
+from ..guards import format_exception, safe_str
+from .isolation import SigintWatch, described, outcome_text, evaluator_streams, watch_parent
 from .readings import KIND_PR
 from ..evaluators.score import Score
 
@@ -65,6 +65,9 @@ class CallOutcome:
         return self.kind == OK
 
 
+#: Longest timeout accepted (seconds): one week. Larger values overflow the OS timers (``1e300``).
+MAX_TIMEOUT = 7 * 24 * 3600.0
+
 #: What an evaluator takes: 0/1 predictions, or float64 anomaly scores.
 INPUT_KINDS: tuple[str, ...] = ("binary", "scores")
 
@@ -98,40 +101,71 @@ def call_evaluator(
     Returns
     -------
     CallOutcome
-        Never raises for anything ``fn`` does short of ``KeyboardInterrupt``:
-        an exception (``SystemExit`` included) is a ``"raised"`` outcome.
+        Never raises for anything ``fn`` or its result does, except a real Ctrl-C: the call and the
+        reading of its result are one guarded boundary (output to stderr; an exception, ``SystemExit``,
+        ``GeneratorExit``, a custom ``BaseException`` or a ``KeyboardInterrupt`` the code raises
+        itself is a ``"raised"`` or ``"bad_result"`` outcome, and so is one raised while describing it).
     """
     y_true = np.asarray(y_true).astype(dtype)
     y_pred = np.asarray(y_pred).astype(dtype if pred_dtype is None else pred_dtype)
     t_copy, p_copy = y_true.copy(), y_pred.copy()
     sigint = SigintWatch()
-    try:
-        with sigint, evaluator_streams():
-            result = fn(t_copy, p_copy)
-    except KeyboardInterrupt as exc:
-        if sigint.real:  # a real Ctrl-C (or no way to tell): stop the run
-            raise
-        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)} (its own, not a Ctrl-C)"),
+    with sigint:
+        try:
+            return _judged_call(fn, (y_true, y_pred), (t_copy, p_copy), bounds, sigint)
+        except KeyboardInterrupt as exc:
+            if sigint.real:  # a real Ctrl-C (or no way to tell): stop the run
+                raise
+            # raised by the user's code while its exception or result was being described
+            return CallOutcome(RAISED, message=f"raised {type(exc).__name__} (its own, not a Ctrl-C)")
+
+
+def _failure(step: str, exc: BaseException) -> CallOutcome:
+    """The outcome of ``exc`` raised by the call (``step == "call"``) or while reading its result."""
+    if step == "result":
+        if isinstance(exc, TypeError):
+            return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
+        return CallOutcome(BAD_RESULT, message=outcome_text(f"result could not be read: {described(exc)}"),
                            detail=format_exception(exc))
-    except SystemExit as exc:  # a bare exit() inside a metric package must not end the run
+    if isinstance(exc, KeyboardInterrupt):
+        return CallOutcome(RAISED, message=outcome_text(f"raised {described(exc)} (its own, not a Ctrl-C)"),
+                           detail=format_exception(exc))
+    if isinstance(exc, SystemExit):  # a bare exit() inside a metric package must not end the run
         return CallOutcome(RAISED, message=outcome_text(f"raised SystemExit (called exit({safe_str(repr(exc.code))}))"),
                            detail=format_exception(exc))
-    except BaseException as exc:  # the user's code may raise anything
-        return CallOutcome(RAISED, message=outcome_text(f"raised {describe_exception(exc)}"), detail=format_exception(exc))
-    mutated = [
-        name
-        for name, a, b in (("y_true", t_copy, y_true), ("y_pred", p_copy, y_pred))
-        if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b)
-    ]
-    if mutated:
-        return CallOutcome(MUTATED, message=f"mutated its input {' and '.join(mutated)}")
+    return CallOutcome(RAISED, message=outcome_text(f"raised {described(exc)}"), detail=format_exception(exc))
+
+
+def _mutated(given: tuple[np.ndarray, np.ndarray], originals: tuple[np.ndarray, np.ndarray]) -> str:
+    """``"mutated its input y_pred"`` when the evaluator changed the copies it was given ("" when not)."""
+    names = [name for name, a, b in zip(("y_true", "y_pred"), given, originals)
+             if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b)]
+    return f"mutated its input {' and '.join(names)}" if names else ""
+
+
+def _judged_call(fn: Callable[..., Any], originals: tuple[np.ndarray, np.ndarray], given: tuple[np.ndarray, np.ndarray],
+                 bounds: tuple[float, float], sigint: SigintWatch) -> CallOutcome:
+    """The call and the reading of its result, with output sent to stderr (see :func:`call_evaluator`)."""
+    y_true, y_pred = originals
+    t_copy, p_copy = given
+    step = "call"
     try:
-        score, returned_f1 = coerce_with_flag(result)
-        kind = result_kind(result)
-    except TypeError as exc:
-        return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
-    except Exception as exc:  # a user object whose attributes raise
-        return CallOutcome(BAD_RESULT, message=outcome_text(f"result could not be read: {describe_exception(exc)}"))
+        with evaluator_streams():
+            result = fn(t_copy, p_copy)
+            step = "result"
+            score, returned_f1 = coerce_with_flag(result)
+            kind = result_kind(result)
+    except BaseException as exc:  # the user's code may raise anything; a real Ctrl-C is sorted out above
+        if isinstance(exc, KeyboardInterrupt) and sigint.real:
+            raise
+        failure = _failure(step, exc)
+        if step == "call":
+            return failure
+        mutated = _mutated(given, originals)
+        return CallOutcome(MUTATED, message=mutated) if mutated else failure
+    mutated = _mutated(given, originals)
+    if mutated:
+        return CallOutcome(MUTATED, message=mutated)
     problem = check_range(score, y_true, y_pred, kind=kind, bounds=bounds)
     if problem:
         return CallOutcome(BAD_RESULT, score=score, message=problem, returned_f1=returned_f1, result_kind=kind)
@@ -232,6 +266,8 @@ class Caller:
             timeout = float(timeout)
             if not timeout > 0 or math.isinf(timeout):
                 raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+            if timeout > MAX_TIMEOUT:
+                raise ValueError(f"timeout must be at most {MAX_TIMEOUT:g} seconds (one week), got {timeout!r}")
         self.fn = fn
         self.timeout = timeout
         self.isolate = bool(isolate)

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from ..jsondata import jsonable
 
-__all__ = ["fixture_hash", "signature"]
+__all__ = ["fixture_hash", "signature", "signature_of"]
 
 #: Hex digits of the fixture hash shown in the signature.
 HASH_DIGITS = 12
@@ -68,3 +68,11 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
                       f"budget={options.get('shrink_budget', 30.0):g}")
     fields.append(f"fixtures:sha256.{fixtures[:HASH_DIGITS]}")
     return "|".join(fields)
+
+
+def signature_of(profile: Any) -> str:
+    """The signature of a :class:`~oipr_bench.auditing.results.Profile` (from its recorded fields)."""
+    return signature(package_version=profile.package_version, dataset_version=profile.dataset_version,
+                     evaluator=profile.evaluator, params=profile.params, kind=profile.kind,
+                     declarations=profile.declarations.to_dict(), reference=profile.reference,
+                     options=profile.options, fixtures=profile.fixtures.get("sha256", "-"))

@@ -150,8 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    from ..io import run_scope
+
     try:
-        return int(args.func(args) or 0)
+        with run_scope():  # no output of this command may replace a file it reads
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("oipr-bench: interrupted", file=sys.stderr)
         return 130

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..io import atomic_write_text
+from ..io import atomic_write_text, check_output
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..auditing.options import AuditOptions
@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--shrink-budget", type=float, default=None, metavar="SECONDS",
                         help="with --differential: seconds the shrinking may take (default 30)")
     add_declaration_options(parser)
+    parser.add_argument("--suite", choices=("table5", "properties", "all"), default=None,
+                        help="what to run: the paper's Table 5 (default for 0/1 input), the metric properties "
+                        "(docs/properties.md), or all (default with --input scores)")
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.set_defaults(func=run)
@@ -90,8 +93,8 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
-        "expect_file": args.expect_file, "differential": args.differential, "seed": args.seed,
-        "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
+        "expect_file": args.expect_file, "suite": getattr(args, "suite", None), "differential": args.differential,
+        "seed": args.seed, "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
     }, CLI_FLAGS)
 
 
@@ -102,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     output = output_path(args.output)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    if output:
+        check_output(output)  # before the audit: never over the evaluator source or the expect file
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
     text = profile.format(args.format)

@@ -34,6 +34,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
+    from ..io import check_output
     from ..reports.html_report import write_report
     from ..auditing.options import CLI_FLAGS, options_from_flags
     from ..auditing.profiles import AuditSession
@@ -44,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
     output = output_path(args.output)  # before any user code runs (it may os.chdir)
     options = options_from_flags({"timeout": args.timeout, "expect": args.expect, **declarations_from(args)},
                                  CLI_FLAGS)
-    with AuditSession(resolve(args.evaluator, parse_params(args.param, option="--param")), options) as session:
+    resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    check_output(output)  # before the audit: never over the evaluator source
+    with AuditSession(resolved, options) as session:
         profile = session.run_all()
     path = write_report(profile, output, title=args.title)
     print(path)

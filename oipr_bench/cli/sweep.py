@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .plot import add_oipr_params, add_source
 
@@ -47,9 +47,31 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def output_namer(output: str) -> Callable[[str], Path]:
+    """``suffix -> path`` for the ``-o PREFIX`` of ``sweep``; a folder or a trailing ``/`` is refused.
+
+    ``-o PREFIX`` names files, like every other command's ``-o`` (:func:`oipr_bench.io.check_output`):
+    ``-o out/`` is refused, not read as ``out.csv`` beside the folder.
+    """
+    from ..io import check_output
+
+    check_output(output)
+    prefix = Path(output)
+    if prefix.suffix.lower() in (".csv", ".png", ".svg"):
+        prefix = prefix.with_suffix("")
+    stem = prefix.name
+    return lambda suffix: prefix.with_name(stem + suffix)
+
+
+def planned_suffixes(pictures: list[str], several: bool) -> list[str]:
+    """The suffixes of every file ``sweep`` writes (CSV, pictures, and the ranking ones)."""
+    kinds = [".csv", *(f".{fmt}" for fmt in pictures)]
+    return kinds + ([f"-ranking{k}" for k in kinds] if several else [])
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..io import atomic_write_text
+    from ..io import atomic_write_text, check_output
     from ..plots import sources
     from ..plots.sweep import heatmap_figure, parse_grid, ranking_figure, sweep, winners
 
@@ -69,17 +91,12 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(f"{name}: --run must lie in 1..{len(runs)}, got {args.run}")
             picked[name] = [runs[args.run - 1]]
         predictions = picked
-    table = sweep(source.y_true, predictions, l_dis, l_obs, b_dur=args.b_dur, attenuation=args.attenuation)
-    prefix = Path(args.output)
-    if prefix.suffix.lower() in (".csv", ".png", ".svg"):
-        prefix = prefix.with_suffix("")
-    stem = prefix.name
-
-    def out(suffix: str) -> Path:
-        return prefix.with_name(stem + suffix)
-
-    written = [atomic_write_text(out(".csv"), table.to_csv(index=False, float_format="%.6f", lineterminator="\n"))]
+    out = output_namer(args.output)
     several = len(predictions) > 1
+    for suffix in planned_suffixes(pictures, several):
+        check_output(out(suffix))  # before the work: never over an input, never a folder
+    table = sweep(source.y_true, predictions, l_dis, l_obs, b_dur=args.b_dur, attenuation=args.attenuation)
+    written = [atomic_write_text(out(".csv"), table.to_csv(index=False, float_format="%.6f", lineterminator="\n"))]
     if several:
         ranking = winners(table)
         written.append(atomic_write_text(out("-ranking.csv"),

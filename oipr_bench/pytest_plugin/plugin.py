@@ -17,6 +17,9 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
   :mod:`oipr_bench.auditing.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
 - ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
+- ``property[<name>]`` with ``--oipr-suite properties`` or ``all`` (the
+  default with ``--oipr-input scores``): a metric property beyond Table 5,
+  reported (passes) unless ``--expect name=value`` declares its value;
 - ``differential[<family>]`` with ``--reference=NAME --oipr-differential N``: the
   evaluator against the reference on N generated pairs of one family, the first
   difference shrunk (:mod:`oipr_bench.auditing.differential`).
@@ -29,11 +32,16 @@ are built on the controller, also under pytest-xdist.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
+
+
+#: The run scope of an auditing session (see oipr_bench.io.run_scope), closed at unconfigure.
+SCOPE = pytest.StashKey[ExitStack]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -75,6 +83,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
     _add_differential_options(group)
     _add_run_options(group)
+    _add_suite_options(group)
 
 
 def _add_differential_options(group: Any) -> None:
@@ -140,6 +149,17 @@ def _add_run_options(group: Any) -> None:
         default=None,
         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+
+
+def _add_suite_options(group: Any) -> None:
+    """The options on what the audit covers: the suite, and the atlas placement."""
+    group.addoption(
+        "--oipr-suite",
+        choices=("table5", "properties", "all"),
+        default=None,
+        help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
+        "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)",
+    )
     group.addoption(
         "--oipr-atlas",
         action="store_true",
@@ -158,7 +178,7 @@ def _options(config: pytest.Config) -> Any:
         "reference_param": opt.reference_param, "against": opt.against, "tolerance": opt.tolerance,
         "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
         "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
-        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
+        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds, "suite": opt.oipr_suite,
         "differential": opt.oipr_differential, "seed": opt.oipr_seed, "shrink_budget": opt.oipr_shrink_budget,
         "cases": opt.oipr_cases,
     }, PLUGIN_FLAGS)
@@ -176,22 +196,49 @@ def pytest_configure(config: pytest.Config) -> None:
     from ..errors import OiprBenchError
     from ..auditing.profiles import AuditSession
     from ..auditing.resolve import parse_params, resolve
+    from ..io import run_scope
 
     opt = config.option
+    scope = ExitStack()
+    scope.enter_context(run_scope())  # no report of this session may replace a file it reads
     try:
         options = _options(config)
         resolved = resolve(opt.evaluator, parse_params(opt.evaluator_param, option="--evaluator-param"))
+        for flag, path in (("--oipr-report", opt.oipr_report), ("--oipr-html", opt.oipr_html)):
+            if path:
+                _check_report_path(flag, path)
         state = PluginState(AuditSession(resolved, options), strict=bool(opt.strict_expectations))
     except (OiprBenchError, ValueError, OSError) as exc:
+        scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
+    config.stash[SCOPE] = scope
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
+
+
+def _check_report_path(flag: str, path: str) -> None:
+    """Refuse, before the session runs, a report path naming a file the session reads (evaluator source...).
+
+    Other problems (a folder, a parent that is a file) fail the run when the report is written, as before.
+    """
+    from ..errors import OverwriteRefused
+    from ..io import check_output
+
+    try:
+        check_output(path)
+    except OverwriteRefused as exc:
+        raise pytest.UsageError(f"oipr-bench: {flag}: {exc}") from None
+    except OSError:
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = state_of(config)
     if state is not None:
         state.session.close()
+    scope = config.stash.get(SCOPE, None)
+    if scope is not None:
+        scope.close()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

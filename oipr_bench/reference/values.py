@@ -199,9 +199,10 @@ def score_from(obj: Mapping[str, Any]) -> Score:
 
 
 def dataset_version() -> str:
+    """The version of the Table A1 cases the reference values are computed on (:data:`~oipr_bench.scenarios.TABLE_A1_VERSION`)."""
     from .. import scenarios
 
-    return str(scenarios.DATASET_VERSION)
+    return str(scenarios.TABLE_A1_VERSION)
 
 
 def case_row(case_id: str, label: str | None = None) -> str:
@@ -245,7 +246,7 @@ def load_document(file_name: str, directory: str | Path | None = None) -> dict[s
 
     path = reference_dir(directory) / file_name
     try:
-        text = read_regular_bytes(path).decode("utf-8")
+        text = read_regular_bytes(path, what="a reference file").decode("utf-8")
     except UnreadableFile as exc:
         if str(exc) == "no such file":
             raise FixtureError("reference file is missing; run `oipr-bench reference --write`", file=str(path)) from None

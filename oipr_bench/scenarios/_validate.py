@@ -26,10 +26,10 @@ from ..errors import FixtureError
 from ..guards import UnreadableFile, clip, loads_json, read_regular_bytes
 from ..jsondata import clear_schemas, json_path, schema_problem
 from .case import Case
-from .definitions import DATASET_VERSION
+from .definitions import TABLE_A1_VERSION
 
 #: Dataset versions this loader can read.
-SUPPORTED_VERSIONS: tuple[str, ...] = (DATASET_VERSION,)
+SUPPORTED_VERSIONS: tuple[str, ...] = (TABLE_A1_VERSION,)
 
 MANIFEST_NAME = "manifest.json"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
@@ -49,7 +49,7 @@ MAX_DATASET_POINTS = 100_000_000
 def _read_json(path: Path) -> tuple[bytes, Any]:
     """Return the raw bytes and the parsed JSON of ``path`` or raise FixtureError."""
     try:
-        raw = read_regular_bytes(path)
+        raw = read_regular_bytes(path, what="a case file")
     except UnreadableFile as exc:
         message = "file not found" if str(exc) == "no such file" else str(exc)
         raise FixtureError(message, file=str(path)) from None

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..guards import describe_exception, regular_file_problem
+from ..io import note_input
 
 __all__ = ["SeriesFileError", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES"]
 
@@ -128,6 +129,7 @@ def read_series(path: str | os.PathLike[str]) -> UserSeries:
     problem = regular_file_problem(p)
     if problem:
         raise SeriesFileError(p, problem)
+    note_input(p, "the input series")
     reader = {".csv": _read_csv, ".npy": _read_npy, ".npz": _read_npz}[suffix]
     try:
         columns = reader(p)

@@ -1,0 +1,77 @@
+"""No silent conflict (issue 21): a declaration given twice is refused, never "the last one wins"."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oipr_bench.auditing.resolve import parse_params
+from oipr_bench.auditing.runner import Caller
+from oipr_bench.cli import main
+from oipr_bench.errors import UsageError
+
+PR = textwrap.dedent(
+    """
+    def f(y_true, y_pred):
+        return 0.5, 0.5
+    """
+)
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pr.py").write_text(PR)
+    return tmp_path
+
+
+def _error(argv: list[str], capsys) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("first, second", [("no", "yes"), ("yes", "no"), ("no", "no")])
+def test_expect_given_twice_is_refused_in_either_order(folder, capsys, first, second):
+    err = _error(["audit", "pr.py:f", f"--expect=fragments_merging={first}", f"--expect=fragments_merging={second}"], capsys)
+    assert "fragments_merging is declared twice" in err
+
+
+def test_expect_file_keys_differing_only_in_case_are_a_duplicate(folder, capsys):
+    (folder / "e.toml").write_text('fragments_merging = "no"\nFRAGMENTS_MERGING = "yes"\n')
+    assert "FRAGMENTS_MERGING is declared twice" in _error(["audit", "pr.py:f", "--expect-file", "e.toml"], capsys)
+
+
+def test_expect_contradicting_the_expect_file_is_refused(folder, capsys):
+    (folder / "e.toml").write_text('fragments_merging = "no"\n')
+    err = _error(["audit", "pr.py:f", "--expect-file", "e.toml", "--expect", "fragments_merging=yes"], capsys)
+    assert "contradicts e.toml" in err
+
+
+def test_param_json_with_a_duplicate_key_is_refused():
+    with pytest.raises(UsageError, match="--param k: key 'a' given twice"):
+        parse_params(['k={"a": 1, "a": 2}'], option="--param")
+    assert parse_params(['k={"a": 1, "b": 2}'], option="--param") == {"k": {"a": 1, "b": 2}}
+
+
+@pytest.mark.parametrize("argv", [
+    ["audit", "pr.py:f", "--param"],
+    ["atlas", "--evaluator", "pr.py:f", "--evaluator-param"],
+])
+def test_absurdly_nested_param_is_one_line_not_a_recursion_error(folder, capsys, argv):
+    err = _error([*argv, "k=" + "[" * 100_000], capsys)
+    assert "nested more than 64 levels deep" in err
+
+
+def test_huge_timeout_is_refused_not_an_overflow(folder, capsys):
+    assert "at most 604800 seconds" in _error(["audit", "pr.py:f", "--timeout", "1e300"], capsys)
+    with pytest.raises(ValueError, match="at most 604800"):
+        Caller(lambda a, b: (1, 1), timeout=1e300)
+
+
+def test_hypothesis_examples_are_bounded(folder, capsys):
+    err = _error(["audit", "pr.py:f", "--hypothesis-examples", str(10**20)], capsys)
+    assert "--hypothesis-examples must be at most 100000" in err
