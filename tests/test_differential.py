@@ -121,7 +121,7 @@ def test_differential_off_and_defaults() -> None:
     o = AuditOptions(reference="PA", differential=0)
     assert o.differential is None and "differential" not in o.recorded()
     o = AuditOptions(reference="PA", differential=7)
-    assert o.recorded() | {} == {"timeout": None, "isolate": False, "hypothesis_examples": None, "differential": 7,
+    assert o.recorded() == {"timeout": None, "isolate": False, "hypothesis_examples": None, "suite": "table5", "differential": 7,
                                  "seed": 0, "shrink_budget": 30.0}
 
 

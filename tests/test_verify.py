@@ -53,7 +53,7 @@ def test_the_signature_names_everything_that_was_run(plugin_report: Path) -> Non
     assert schema_problem(d, "report.schema.json") is None
     sig = d["signature"]
     fields = sig.split("|")
-    assert fields[0].startswith("oipr-bench:") and fields[1] == "dataset:1.0.0"
+    assert fields[0] == f"oipr-bench:{oipr_bench.__version__}" and fields[1] == f"dataset:{d['dataset']['version']}"
     assert fields[2:5] == ["evaluator:my_pw:pw{}", "kind:pr", "input:binary"]
     assert fields[5:8] == ["reference:PW{}", "against:reference", "tol:1e-09"]
     assert fields[8] == "differential:n=30,seed=2,budget=30"

@@ -46,40 +46,39 @@ Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
 Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
 
 
-def checked_options(n: Any, seed: Any, budget: Any, reference: str | None) -> tuple[int | None, int | None, float | None]:
+def checked_options(n: Any, seed: Any, budget: Any,
+                    reference: str | None) -> tuple[int | None, int | None, float | None, tuple[str, ...] | None]:
     """``differential``, ``seed`` and ``shrink_budget`` of :class:`~oipr_bench.auditing.options.AuditOptions`, checked.
 
-    Returns them normalised: ``differential=0`` is None (off); with ``differential`` on, a seed or
-    budget not given is :data:`DEFAULT_SEED` or :data:`DEFAULT_SHRINK_BUDGET`.
-
-    Raises
-    ------
-    OptionError
-        Naming the parameter at fault (a seed or budget without ``differential``, ``differential``
-        without ``reference``, a negative or non-integer N or seed, a negative or infinite budget).
+    Returns them normalised (``differential=0`` is None: off; with it on, a seed or budget not
+    given is :data:`DEFAULT_SEED` or :data:`DEFAULT_SHRINK_BUDGET`) and the problem, if any, as
+    the arguments of an :class:`~oipr_bench.auditing.options.OptionError` (a template naming
+    ``{parameter}``s, then the parameters, the one at fault first), else None.
     """
-    from .options import OptionError
-
     def whole(x: Any) -> bool:
         return isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 0
 
+    def problem(*args: str) -> tuple[None, None, None, tuple[str, ...]]:
+        return None, None, None, args
+
     if n is not None and not whole(n):
-        raise OptionError(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
-                          "differential")
+        return problem(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
+                       "differential")
     n = None if n is None else int(n) or None
     for name, value in (("seed", seed), ("shrink_budget", budget)):
         if value is not None and n is None:
-            raise OptionError(f"{{{name}}} needs {{differential}}", name, "differential")
+            return problem(f"{{{name}}} needs {{differential}}", name, "differential")
     if n is not None and reference is None:
-        raise OptionError("{differential} needs {reference} (the evaluator to compare with)", "differential", "reference")
+        return problem("{differential} needs {reference} (the evaluator to compare with)", "differential", "reference")
     if seed is not None and not whole(seed):
-        raise OptionError(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
+        return problem(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
     real = isinstance(budget, numbers.Real) and not isinstance(budget, bool)
     if budget is not None and not (real and float(budget) >= 0 and math.isfinite(float(budget))):
-        raise OptionError(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}", "shrink_budget")
+        return problem(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}", "shrink_budget")
     if n is None:
-        return None, None, None
-    return n, DEFAULT_SEED if seed is None else int(seed), DEFAULT_SHRINK_BUDGET if budget is None else float(budget)
+        return None, None, None, None
+    return (n, DEFAULT_SEED if seed is None else int(seed), DEFAULT_SHRINK_BUDGET if budget is None else float(budget),
+            None)
 
 
 def show_events(events: Sequence[Sequence[int]]) -> str:

@@ -261,7 +261,9 @@ class AuditOptions:
     def _check_differential(self) -> None:
         from .differential import checked_options
 
-        n, seed, budget = checked_options(self.differential, self.seed, self.shrink_budget, self.reference)
+        n, seed, budget, problem = checked_options(self.differential, self.seed, self.shrink_budget, self.reference)
+        if problem:
+            raise OptionError(*problem)
         if self.cases is not None and not isinstance(self.cases, (str, os.PathLike)):
             raise OptionError(f"{{cases}} must be the path of a case file, got {type(self.cases).__name__}", "cases")
         object.__setattr__(self, "differential", n)

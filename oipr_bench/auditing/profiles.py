@@ -87,6 +87,9 @@ class AuditSession:
         self._prop_results: dict[str, PropertyResult] = {}
         #: What runs besides the sanity checks: table5, properties or all (:meth:`AuditOptions.suite_for`).
         self.suite = self.options.suite_for(self.declarations.input_kind)
+        self._diff_results: dict[str, DifferentialResult] = {}
+        #: The user's own cases (``options.cases``), loaded and validated up front.
+        self.user_cases: list[Any] = user_cases_of(self.options)
 
     @property
     def runs_table5(self) -> bool:
@@ -97,9 +100,6 @@ class AuditSession:
     def runs_properties(self) -> bool:
         """True when the suite holds the metric properties."""
         return self.suite in (SUITE_PROPERTIES, SUITE_ALL)
-        self._diff_results: dict[str, DifferentialResult] = {}
-        #: The user's own cases (``options.cases``), loaded and validated up front.
-        self.user_cases: list[Any] = user_cases_of(self.options)
 
     @property
     def cases(self) -> dict[str, Any]:

@@ -248,12 +248,12 @@ class Profile:
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
     property_results: dict[str, PropertyResult] = field(default_factory=dict)
+    fixtures: dict[str, Any] = field(default_factory=dict)
 
     @property
     def properties(self) -> dict[str, str | None]:
         """Observed value per metric property run (None when it could not be determined)."""
         return {n: r.observed for n, r in self.property_results.items()}
-    fixtures: dict[str, Any] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
