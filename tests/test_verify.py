@@ -54,10 +54,10 @@ def test_the_signature_names_everything_that_was_run(plugin_report: Path) -> Non
     sig = d["signature"]
     fields = sig.split("|")
     assert fields[0] == f"oipr-bench:{oipr_bench.__version__}" and fields[1] == f"dataset:{d['dataset']['version']}"
-    assert fields[2:5] == ["evaluator:my_pw:pw{}", "kind:pr", "input:binary"]
-    assert fields[5:8] == ["reference:PW{}", "against:reference", "tol:1e-09"]
-    assert fields[8] == "differential:n=30,seed=2,budget=30"
-    assert fields[9] == f"fixtures:sha256.{d['fixtures']['sha256'][:12]}"
+    assert fields[2:6] == ["evaluator:my_pw:pw{}", "kind:pr", "input:binary", "suite:table5"]
+    assert fields[6:9] == ["reference:PW{}", "against:reference", "tol:1e-09"]
+    assert fields[9] == "differential:n=30,seed=2,budget=30"
+    assert fields[10] == f"fixtures:sha256.{d['fixtures']['sha256'][:12]}"
     assert d["fixtures"]["user_cases"] == ["my_edge_cases/c1", "my_edge_cases/c2"]
 
 

@@ -3,11 +3,12 @@
 Every report and printed profile carries it, so two numbers can only be compared when their
 signatures are equal.  It names the package and dataset versions, the evaluator and every
 parameter, what it takes and returns, the reference and its parameters, the comparison and
-its tolerance, the differential run's N, seed and shrink budget, and a hash of the cases run
-(the dataset's and the user's own, :func:`fixture_hash`).  Fields are ``name:value`` joined by
+its tolerance, what ran (the suite), the differential run's N, seed and shrink budget, and a hash of
+the Table A1 cases run (the dataset's and the user's own, :func:`fixture_hash`; the metric
+properties' family files carry their own hashes in the dataset manifest).  Fields are ``name:value`` joined by
 ``|``; parameters are written ``{key=value,...}`` in sorted order::
 
-    oipr-bench:0.3.0|dataset:1.0.0|evaluator:PA{}|kind:pr|input:binary|reference:PA{}|against:reference|tol:1e-09|differential:n=1000,seed=0,budget=30|fixtures:sha256.0123456789ab
+    oipr-bench:0.3.0|dataset:1.1.0|evaluator:PA{}|kind:pr|input:binary|suite:table5|reference:PA{}|against:reference|tol:1e-09|differential:n=1000,seed=0,budget=30|fixtures:sha256.0123456789ab
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
     if kind == "score":
         lo, hi = declarations.get("bounds", (0.0, 1.0))
         fields.append(f"scalar:{'higher' if declarations.get('higher_is_better', True) else 'lower'},{lo}:{hi}")
+    if options.get("suite"):
+        fields.append(f"suite:{options['suite']}")
     if reference is not None:
         fields += [f"reference:{reference['name']}{_params(reference.get('params', {}))}",
                    f"against:{reference['against']}", f"tol:{reference['tolerance']:.3g}"]

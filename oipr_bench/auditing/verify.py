@@ -9,6 +9,7 @@ may have run a subset, ``-k``), and compares field by field:
 - the signature (:mod:`oipr_bench.auditing.signature`: versions, parameters, fixture hash);
 - each case's status, P, R, F1 and every run of a random case;
 - each characteristic's observed value, expected values, status and evidence numbers;
+- each metric property's observed value, status and evidence numbers;
 - each sanity check's status; each reference comparison's status and both scores;
 - each differential family's status, pairs checked, and the counterexample found and shrunk.
 
@@ -58,7 +59,8 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         hypothesis_examples=o.get("hypothesis_examples"), expectations=declared, input_kind=d.input_kind,
         higher_is_better=d.higher_is_better, bounds=d.bounds, differential=o.get("differential"),
         seed=o.get("seed") if o.get("differential") else None,
-        shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"))
+        shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"),
+        suite=o.get("suite"))
 
 
 def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None) -> Profile:
@@ -73,6 +75,8 @@ def recompute(report: Profile, evaluator: str | None = None, timeout: float | No
             session.sanity_result(name)
         for name in report.characteristic_results:
             session.characteristic_result(name)
+        for name in report.property_results:
+            session.property_result(name)
         for cid in report.reference_results:
             session.reference_result(cid)
         for family in report.differential_results:
@@ -141,6 +145,18 @@ def _characteristics(t: _Tally, report: Profile, again: Profile) -> None:
             t.number(f"characteristic[{name}].evidence.{key}", a[key], b[key])
 
 
+def _properties(t: _Tally, report: Profile, again: Profile) -> None:
+    for name, r in report.property_results.items():
+        g = again.property_results[name]
+        t.verdict(f"property[{name}].observed", r.observed, g.observed)
+        t.verdict(f"property[{name}].status", r.status, g.status)
+        a = r.finding.numbers if r.finding else {}
+        b = g.finding.numbers if g.finding else {}
+        t.verdict(f"property[{name}].evidence", sorted(a), sorted(b))
+        for key in sorted(set(a) & set(b)):
+            t.number(f"property[{name}].evidence.{key}", a[key], b[key])
+
+
 def _comparisons(t: _Tally, report: Profile, again: Profile) -> None:
     for name, r in report.sanity_results.items():
         t.verdict(f"sanity[{name}].status", r.status, again.sanity_results[name].status)
@@ -168,6 +184,7 @@ def compare_profiles(report: Profile, again: Profile, tolerance: float = DEFAULT
     t.verdict("signature", report.signature, again.signature)
     _cases(t, report, again)
     _characteristics(t, report, again)
+    _properties(t, report, again)
     _comparisons(t, report, again)
     t.verdict("ok", report.ok, again.ok)
     return Verification(t.numbers, t.verdicts, tuple(t.problems))
@@ -182,6 +199,7 @@ def verify(report: Profile, *, evaluator: str | None = None, tolerance: float = 
 def summary(report: Profile) -> Iterable[str]:
     """What a report holds, in words (``25 cases, 10 characteristics, ...``)."""
     parts = [(len(report.case_results), "cases"), (len(report.characteristic_results), "characteristics"),
+             (len(report.property_results), "metric properties"),
              (len(report.sanity_results), "sanity checks"), (len(report.reference_results), "reference comparisons"),
              (len(report.differential_results), "differential families")]
     return [f"{n} {what}" for n, what in parts if n]
