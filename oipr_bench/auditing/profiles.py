@@ -345,7 +345,9 @@ def audit(
         Also run the ``property-search`` sanity check with this many examples per property.
     input : {"binary", "scores"}, optional
         What the evaluator takes; ``"scores"`` hands ``y_pred`` over as float64
-        (the 0/1 prediction as 0.0/1.0).  Default: its ``input_kind`` attribute, else binary.
+        (on Table 5's cases the 0/1 prediction as 0.0/1.0; the score properties' families hold real
+        scores, and ``"scores"`` makes ``all`` the default suite).  Default: its ``input_kind``
+        attribute, else binary.
     higher_is_better : bool, optional
         Orientation of a scalar score.  Default: its ``higher_is_better`` attribute, else True.
     bounds : (lo, hi), optional

@@ -32,6 +32,7 @@ are built on the controller, also under pytest-xdist.
 
 from __future__ import annotations
 
+import threading
 from contextlib import ExitStack
 from typing import Any
 
@@ -42,6 +43,9 @@ from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_o
 
 #: The run scope of an auditing session (see oipr_bench.io.run_scope), closed at unconfigure.
 SCOPE = pytest.StashKey[ExitStack]()
+#: The threads alive before the evaluator was imported, and the session's exit status.
+THREADS = pytest.StashKey[set]()
+EXIT_STATUS = pytest.StashKey[int]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -212,6 +216,7 @@ def pytest_configure(config: pytest.Config) -> None:
         scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
     config.stash[SCOPE] = scope
+    config.stash[THREADS] = set(threading.enumerate())
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
 
@@ -232,6 +237,7 @@ def _check_report_path(flag: str, path: str) -> None:
         pass
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = state_of(config)
     if state is not None:
@@ -239,6 +245,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     scope = config.stash.get(SCOPE, None)
     if scope is not None:
         scope.close()
+    if state is not None and not _is_worker(config):
+        _leave_stray_threads(config)
+
+
+def _leave_stray_threads(config: pytest.Config) -> None:
+    """End the process now when the evaluator left non-daemon threads running (they would keep pytest alive).
+
+    Runs last, after the report and every other plugin's unconfigure; stdout and stderr are flushed.
+    """
+    import os
+    import sys
+
+    before = config.stash.get(THREADS, set())
+    stray = [t for t in threading.enumerate()
+             if t.is_alive() and not t.daemon and t is not threading.main_thread() and t not in before]
+    if not stray:
+        return
+    names = ", ".join(sorted(t.name for t in stray)[:5])
+    print(f"oipr-bench: the evaluator left {len(stray)} non-daemon thread(s) running ({names}); "
+          "pytest exits without waiting for them", file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            pass
+    os._exit(int(config.stash.get(EXIT_STATUS, 1)))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -273,6 +305,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    try:
+        _write_reports(session)
+    finally:
+        session.config.stash[EXIT_STATUS] = int(session.exitstatus)
+
+
+def _write_reports(session: pytest.Session) -> None:
+    """``--oipr-report`` and ``--oipr-html``; a report asked for and not written fails the run."""
     config = session.config
     state = state_of(config)
     if state is None or _is_worker(config) or config.option.collectonly:
