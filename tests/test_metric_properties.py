@@ -147,7 +147,7 @@ def test_chance_ordering_reads_the_metric_scale():
     # A floor: constant and inverted both 0 cannot be told apart.
     floor = check_chance_ordering(_readings({"oracle": 1, "random1": 0.2, "random2": 0.2, "constant": 0, "inverted": 0}, roles))
     assert floor.value == v.DISORDERED and "not constant > inverted" in floor.explanation
-    with pytest.raises(Undetermined, match="NaN"):
+    with pytest.raises(Undetermined, match="cannot be read"):
         check_chance_ordering(_readings({"oracle": math.nan, "random1": 0.2, "random2": 0.2, "constant": 0, "inverted": 0}, roles))
 
 
@@ -294,3 +294,20 @@ def test_plugin_default_items_unchanged_and_properties_selectable(tmp_path):
     reported = _pytest(["--evaluator=PW", "--oipr-suite=properties", "-rs"], tmp_path)
     assert reported.returncode == 0 and "label_swap_duality" in reported.stdout
     assert "ranking_consistency is not applicable: needs real anomaly scores" in reported.stdout
+
+
+def test_the_html_report_has_a_plot_per_property(tmp_path):
+    from oipr_bench.plots.property_curves import curve_svg
+    from oipr_bench.reports.html_report import write_report
+
+    prof = oipr_bench.audit("OIPR", suite="properties", sanity=False)
+    page = write_report(prof, tmp_path / "r.html").read_text()
+    assert "Metric properties beyond Table 5" in page
+    for name in v.METRIC_PROPERTIES:
+        section = page.split(f'id="ev-property-{name.replace("_", "-")}"', 1)[1].split("</section>", 1)[0]
+        if prof.property_results[name].finding is not None:
+            assert "<svg" in section and "<polyline" in section, name
+        assert "Source: " in section
+    # NaN points are marked, not drawn; categorical x (roles) is spaced evenly.
+    svg = curve_svg(["A", "B", "AB"], [0.5, math.nan, 1.0], "series")
+    assert svg.count("<circle") == 2 and ">nan</text>" in svg and ">AB</text>" in svg

@@ -82,7 +82,7 @@ def _row(folder, monkeypatch, spec: str, **kw) -> dict[str, str | None]:
 # with TP/FN the high/low positives and FP/TN the high/low negatives.
 # lag l: TP = 20-|l|, FN = FP = |l|: a function of |l| that falls -> symmetric_decay.
 # fp_distance: one high negative whatever its distance -> distance_blind (d = 1 merges, same counts).
-# spill_over k: FP = k -> AUC = 1 - k/360 (0.9444 at 20) -> penalised.  redundancy: the same 20 high
+# spill_over k: FP = k -> AUC = 1 - k/360, on its anchored scale (0.5 -> 0, 1 -> 1) 1 - k/180 -> penalised.  redundancy: the same 20 high
 # positives for every k -> neutral.  normal_padding: appended negatives at 0.0 lie below every positive,
 # raising AUC (more pairs won) -> sensitive (the "not padding-invariant").  time_reversal: counts
 # per level unchanged -> neutral.  label_swap_duality needs a 0/1 prediction -> not applicable.

@@ -19,11 +19,12 @@ appended quiet padding).
 
 Scale
 -----
-Scores are read as the Table 5 rules read them (:mod:`oipr_bench.auditing.readings`):
-F1 for a precision/recall metric, a bounded one-number score rescaled to
-[0, 1] (flipped when lower is better), an unbounded one anchored on the empty
-and the perfect prediction of the same ground truth.  A property without a
-declared expectation is reported, never failed.
+Scores are read as the Table 5 rules read them, on the metric's own anchored
+scale (:func:`oipr_bench.auditing.readings.scale_of`): 0 is what the metric
+gives the empty prediction (all-zero scores) on that case's ground truth, 1
+what it gives ``y_pred = y_true``.  A scale that is undefined there (NaN or
+equal anchors) makes the property undetermined, never a value.  A property
+without a declared expectation is reported, never failed.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import numpy as np
 from .expectations import Expectation, judge
 from .property_results import PropertyResult
 from .property_rules import RULES, Readings, Undetermined
-from .readings import KIND_SCORE, is_bounded
+from .readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from .. import vocabulary as v
 
 __all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property"]
@@ -131,18 +132,6 @@ def _not_applicable(defn: PropertyDef, input_kind: str, kind: str | None) -> str
     return ""
 
 
-def _orient(value: float, decl: Any, anchors: tuple[float, float] | None) -> float:
-    """A raw scalar on the common higher-is-better scale (see :mod:`oipr_bench.auditing.readings`)."""
-    lo, hi = decl.bounds
-    if is_bounded(decl.bounds):
-        return (value - lo) / (hi - lo) if decl.higher_is_better else (hi - value) / (hi - lo)
-    if anchors is None:
-        return math.nan
-    none, best = anchors
-    span = best - none
-    return math.nan if not math.isfinite(span) or span == 0.0 else (value - none) / span
-
-
 def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, kind: Callable[[], str | None],
                  expectation: Expectation | None) -> PropertyResult:
     """Run property ``name`` on ``family`` through ``call`` (an audit session's, so every call is checked).
@@ -178,34 +167,33 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     if reason:
         return result(v.NOT_APPLICABLE, message=reason)
     try:
-        readings = _readings(family, raw, decl, call)
+        readings = _readings(family, raw, decl, call, kind())
         finding = RULES[name](readings)
     except Undetermined as exc:
         return result(None, message=f"undetermined: {exc}")
     return result(finding.value, finding, finding.explanation)
 
 
-def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., Any]) -> Readings:
-    scalar = next(iter(raw.values())).result_kind == KIND_SCORE
-    anchors: dict[bytes, tuple[float, float] | None] = {}
-    score, precision, recall = {}, {}, {}
+def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., Any], kind: str | None) -> Readings:
+    """The family's results read on the metric's anchored scale (one pair of anchor calls per ground truth)."""
+    anchors: dict[bytes, tuple[Any, Any]] = {}
+    empty, perfect, problems = {}, {}, {}
     for case in family.cases:
-        s = raw[case.id].score
-        precision[case.id], recall[case.id] = float(s.precision), float(s.recall)
-        if not scalar:
-            score[case.id] = float(s.f1)
-            continue
         key = case.y_true.tobytes()
-        if key not in anchors and not is_bounded(decl.bounds):
-            anchors[key] = _anchor(case.y_true, call)
-        score[case.id] = _orient(float(s.f1), decl, anchors.get(key))
+        if key not in anchors:
+            anchors[key] = (call(case.y_true, np.zeros_like(case.y_true)), call(case.y_true, case.y_true))
+        none, best = anchors[key]
+        if none.ok and best.ok:
+            empty[case.id], perfect[case.id] = none.score, best.score
+        else:
+            bad = none if not none.ok else best
+            problems[case.id] = f"the anchors of {case.id} failed ({bad.kind}: {bad.message})"
+    obs = Observations({c.id: raw[c.id].score for c in family.cases}, kind=kind or "pr",
+                       higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
+                       anchor_problems=problems)
+    scales = {c.id: scale_of(obs, c.id) for c in family.cases}
     return Readings(family.parameter, tuple(c.id for c in family.cases), {c.id: c.parameter for c in family.cases},
-                    score, precision, recall, scalar)
-
-
-def _anchor(y_true: np.ndarray, call: Callable[..., Any]) -> tuple[float, float] | None:
-    """The raw score of the empty and of the perfect prediction on ``y_true`` (None if either call fails)."""
-    none, best = call(y_true, np.zeros_like(y_true)), call(y_true, y_true)
-    if not (none.ok and best.ok):
-        raise Undetermined(f"the empty or the perfect prediction failed ({none.message or best.message})")
-    return float(none.score.f1), float(best.score.f1)
+                    {c: scales[c].read(float(obs.scores[c].f1)) for c in scales},
+                    {c: float(obs.scores[c].precision) for c in scales}, {c: float(obs.scores[c].recall) for c in scales},
+                    kind == KIND_SCORE, {c: s.problem for c, s in scales.items() if s.problem},
+                    {c: oriented_raw(obs, c) for c in scales})

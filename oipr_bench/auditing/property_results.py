@@ -40,22 +40,27 @@ class Curve:
     x : tuple of float or str
         The parameter of each case (a number, or a role such as ``"forward"``).
     y : tuple of float
-        The score on the common higher-is-better scale (NaN stored as null).
+        The score on the metric's anchored scale, or its raw value (NaN stored as null).
     cases : tuple of str
         The case ids, in the same order.
+    y_label : str
+        What ``y`` is: the score on the anchored scale, or the raw value.
     """
 
     x_label: str
     x: tuple[Any, ...]
     y: tuple[float, ...]
     cases: tuple[str, ...]
+    y_label: str = "score"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"x_label": self.x_label, "x": list(self.x), "y": [_num(v) for v in self.y], "cases": list(self.cases)}
+        return {"x_label": self.x_label, "x": list(self.x), "y": [_num(v) for v in self.y], "cases": list(self.cases),
+                "y_label": self.y_label}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Curve":
-        return cls(str(d["x_label"]), tuple(d["x"]), tuple(_unnum(v) for v in d["y"]), tuple(d["cases"]))
+        return cls(str(d["x_label"]), tuple(d["x"]), tuple(_unnum(v) for v in d["y"]), tuple(d["cases"]),
+                   str(d.get("y_label", "score")))
 
 
 @dataclass(frozen=True)

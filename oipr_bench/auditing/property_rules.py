@@ -13,7 +13,7 @@ threshold is a named constant below, justified where it is used.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -28,8 +28,9 @@ __all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "
 
 #: Ranking consistency is ``consistent`` from this Spearman rho on (a near-monotone response to 10 grades).
 RANK_RHO = 0.9
-#: Noise robustness: the largest change (common scale) that Gaussian noise of sigma <= 0.1 may cause.
-NOISE_TOLERANCE = 0.05
+#: Noise robustness: the largest change that Gaussian noise of sigma <= 0.1 may cause, on the anchored
+#: scale: a tenth of the way from detecting nothing to a perfect detection.
+NOISE_TOLERANCE = 0.1
 #: Chance ordering: a constant score may exceed the random scores' mean by this much, or by three
 #: standard errors of that mean if more, before it counts as overrated (random draws scatter).
 CHANCE_TOLERANCE = 0.02
@@ -53,11 +54,17 @@ class Readings:
         Case ids in family order.
     parameter : mapping of case id to float or str
     score : mapping of case id to float
-        The oriented score (F1, or the normalised scalar).
+        The score on the metric's anchored scale (0 = the empty prediction, 1 = ``y_pred = y_true``).
     precision, recall : mapping of case id to float
         NaN for a one-number metric.
     scalar : bool
         The metric returns one number.
+    problems : mapping of case id to str
+        Why a case's scale is undefined (its score is then NaN).
+    raw : mapping of case id to float
+        The value itself in the declared orientation (F1 of a P/R metric; a lower-is-better scalar
+        negated): what invariance across different ground truths (padding, reversal, concatenation)
+        compares, since the anchors themselves move with the ground truth.
     """
 
     x_label: str
@@ -67,6 +74,8 @@ class Readings:
     precision: Mapping[str, float]
     recall: Mapping[str, float]
     scalar: bool
+    problems: Mapping[str, str] = field(default_factory=dict)
+    raw: Mapping[str, float] = field(default_factory=dict)
 
     def ids(self, prefix: str = "", role: Any = None) -> list[str]:
         """Case ids whose case part starts with ``prefix`` (and whose parameter is ``role``, if given)."""
@@ -77,12 +86,20 @@ class Readings:
         """The score of ``case_id``; :class:`Undetermined` when NaN."""
         x = self.score[case_id]
         if math.isnan(x):
-            raise Undetermined(f"the score of {case_id} is NaN")
+            why = self.problems.get(case_id) or "it is nan"
+            raise Undetermined(f"the score of {case_id} cannot be read: {why}")
+        return x
+
+    def value(self, case_id: str) -> float:
+        """The raw value of ``case_id`` in the declared orientation; :class:`Undetermined` when NaN."""
+        x = self.raw[case_id]
+        if math.isnan(x):
+            raise Undetermined(f"the value of {case_id} is nan")
         return x
 
     def quantities(self, case_id: str) -> dict[str, float]:
-        """Precision, recall and score of a P/R metric; the score alone of a one-number one."""
-        out = {"score": self.s(case_id)}
+        """Precision, recall and F1 of a P/R metric; the value alone of a one-number one (raw values)."""
+        out = {"F1" if not self.scalar else "value": self.value(case_id)}
         if not self.scalar:
             for label, table in (("P", self.precision), ("R", self.recall)):
                 if math.isnan(table[case_id]):
@@ -90,8 +107,11 @@ class Readings:
                 out[label] = table[case_id]
         return out
 
-    def curve(self, ids: Sequence[str]) -> Curve:
-        return Curve(self.x_label, tuple(self.parameter[c] for c in ids), tuple(self.score[c] for c in ids), tuple(ids))
+    def curve(self, ids: Sequence[str], raw: bool = False) -> Curve:
+        """The curve over ``ids``: anchored scores, or the raw values (``raw=True``)."""
+        ys = tuple((self.raw if raw else self.score)[c] for c in ids)
+        label = "value (raw, higher is better)" if raw else "score (anchored: 0 = empty, 1 = perfect)"
+        return Curve(self.x_label, tuple(self.parameter[c] for c in ids), ys, tuple(ids), label)
 
 
 def trend(ys: Sequence[float]) -> str:
@@ -195,14 +215,15 @@ def check_redundancy(r: Readings) -> PropertyFinding:
 
 
 def check_normal_padding(r: Readings) -> PropertyFinding:
-    """Invariant when every padded series scores as the unpadded one."""
-    base = r.s(r.cases[0])
-    shift = max(abs(r.s(c) - base) for c in r.cases)
-    numbers = {**_numbers(r, r.cases), "largest change": shift}
+    """Invariant when every padded series gets the unpadded one's value (raw: the anchors move with the length)."""
+    base = r.value(r.cases[0])
+    shift = max(abs(r.value(c) - base) for c in r.cases)
+    numbers = {**{f"value {c}": r.raw[c] for c in r.cases}, "largest change": shift}
+    curve = r.curve(r.cases, raw=True)
     if shift <= SCORE_TOLERANCE:
-        return _finding(v.NORMAL_PADDING, v.INVARIANT, numbers, "appended normal points change nothing", r.curve(r.cases))
+        return _finding(v.NORMAL_PADDING, v.INVARIANT, numbers, "appended normal points change nothing", curve)
     return _finding(v.NORMAL_PADDING, v.SENSITIVE, numbers,
-                    f"appended normal points move the score by up to {fmt(shift)}", r.curve(r.cases))
+                    f"appended normal points move the value by up to {fmt(shift)}", curve)
 
 
 def _paired(r: Readings, first: str, second: str, swap: bool) -> tuple[dict[str, float], list[str]]:
@@ -224,9 +245,10 @@ def check_time_reversal(r: Readings) -> PropertyFinding:
     """Neutral when every quantity of each layout equals that of the reversed layout."""
     numbers, differ = _paired(r, "forward", "reversed", swap=False)
     if not differ:
-        return _finding(v.TIME_REVERSAL, v.NEUTRAL, numbers, "reversing both series changes nothing", r.curve(r.cases))
+        return _finding(v.TIME_REVERSAL, v.NEUTRAL, numbers, "reversing both series changes nothing",
+                        r.curve(r.cases, raw=True))
     return _finding(v.TIME_REVERSAL, v.DIRECTION_SENSITIVE, numbers, f"reversal changes the result: {differ[0]}",
-                    r.curve(r.cases))
+                    r.curve(r.cases, raw=True))
 
 
 def check_label_swap_duality(r: Readings) -> PropertyFinding:
@@ -234,8 +256,8 @@ def check_label_swap_duality(r: Readings) -> PropertyFinding:
     numbers, differ = _paired(r, "given", "swapped", swap=True)
     if not differ:
         return _finding(v.LABEL_SWAP_DUALITY, v.DUAL, numbers, "precision and recall trade places when labels swap",
-                        r.curve(r.cases))
-    return _finding(v.LABEL_SWAP_DUALITY, v.NOT_DUAL, numbers, f"not dual: {differ[0]}", r.curve(r.cases))
+                        r.curve(r.cases, raw=True))
+    return _finding(v.LABEL_SWAP_DUALITY, v.NOT_DUAL, numbers, f"not dual: {differ[0]}", r.curve(r.cases, raw=True))
 
 
 def check_concatenation(r: Readings) -> PropertyFinding:
@@ -245,19 +267,19 @@ def check_concatenation(r: Readings) -> PropertyFinding:
     for joined in ("AB", "CD"):
         q = [r.quantities(r.ids(part)[0]) for part in (joined[0], joined[1])]
         qj = r.quantities(r.ids(joined)[0])
-        for k in qj:
+        for k in (("P", "R") if not r.scalar else ("value",)):
             a, b, j = q[0][k], q[1][k], qj[k]
             numbers[f"{k} {joined[0]}"], numbers[f"{k} {joined[1]}"], numbers[f"{k} {joined}"] = a, b, j
             macro = macro and abs(j - (a + b) / 2) <= SCORE_TOLERANCE
             within = within and min(a, b) - SCORE_TOLERANCE <= j <= max(a, b) + SCORE_TOLERANCE
-    keys, s = ("precision and recall", "") if not r.scalar else ("the score", "s")
+    keys, s = ("precision and recall", "") if not r.scalar else ("the value", "s")
     if macro:
         value, why = v.MACRO, f"joined, {keys} {'is' if s else 'are'} the plain mean of the parts'"
     elif within:
         value, why = v.MICRO, f"joined, {keys} lie{s} between the parts' but {'is' if s else 'are'} not their mean (pooled)"
     else:
         value, why = v.NEITHER, f"joined, {keys} fall{s} outside the parts' range"
-    return _finding(v.CONCATENATION, value, numbers, why, r.curve(r.cases))
+    return _finding(v.CONCATENATION, value, numbers, why, r.curve(r.cases, raw=True))
 
 
 # -- score families ----------------------------------------------------------------------------------

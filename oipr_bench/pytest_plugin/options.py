@@ -44,6 +44,9 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="compare every case with this built-in evaluator's reference values"),
     _opt(("--reference-param", "--oipr-reference-param"), "reference_param", metavar="KEY=VALUE", action="append",
          default=[], help="parameter for --reference (repeatable)"),
+    _opt(("--oipr-cases",), "cases", metavar="FILE", default=None,
+         help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json), "
+         "run and compared with --reference like the built-in cases"),
     _opt(("--against", "--oipr-against"), "against", choices=("reference", "paper"), default=None,
          help="with --reference: compare with our reference values (default; --tolerance) or with the paper's "
          "Table A1 (5e-5; 3 standard errors on random cases)"),
@@ -53,6 +56,13 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)"),
     _opt(("--expect-file", "--oipr-expect-file"), "expect_file", metavar="PATH", default=None,
          help="TOML or JSON file of characteristic = value declarations"),
+    _opt(("--oipr-differential",), "differential", metavar="N", type=int, default=0,
+         help="with --reference: also compare the evaluator with it on N generated series pairs per family "
+         "(items differential[<family>]; the first difference is shrunk; default 0 = off)"),
+    _opt(("--oipr-seed",), "seed", metavar="SEED", type=int, default=None,
+         help="with --oipr-differential: seed of the generated pairs (default 0; the same seed tries the same pairs)"),
+    _opt(("--oipr-shrink-budget",), "shrink_budget", metavar="SECONDS", type=float, default=None,
+         help="with --oipr-differential: seconds the shrinking of a counterexample may take (default 30)"),
     _opt(("--strict-expectations", "--oipr-strict-expectations"), "strict_expectations", action="store_true",
          default=False, help="a declared deviation that does not occur (XPASS) fails"),
     _opt(("--oipr-report",), "report", metavar="PATH", default=None,

@@ -19,7 +19,10 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 - ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
 - ``property[<name>]`` with ``--oipr-suite properties`` or ``all`` (the
   default with ``--oipr-input scores``): a metric property beyond Table 5,
-  reported (passes) unless ``--expect name=value`` declares its value.
+  reported (passes) unless ``--expect name=value`` declares its value;
+- ``differential[<family>]`` with ``--reference=NAME --oipr-differential N``: the
+  evaluator against the reference on N generated pairs of one family, the first
+  difference shrunk (:mod:`oipr_bench.auditing.differential`).
 
 Collecting runs nothing of the evaluator's (``--collect-only`` prints no
 profile).  Results are computed lazily and cached per process; every item
@@ -62,7 +65,8 @@ def _options(config: pytest.Config) -> Any:
     from ..auditing.options import PLUGIN_FLAGS, options_from_flags
 
     names = ("timeout", "isolate", "reference", "reference_param", "against", "tolerance", "hypothesis_examples",
-             "expect", "expect_file", "lower_is_better", "bounds", "suite")
+             "expect", "expect_file", "lower_is_better", "bounds", "suite", "differential", "seed", "shrink_budget",
+             "cases")
     values = {name: value(config, name) for name in names}
     values["input_kind"] = value(config, "input")
     return options_from_flags(values, PLUGIN_FLAGS)
