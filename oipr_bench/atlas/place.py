@@ -6,6 +6,7 @@ both audit only X and read the committed rows (``atlas.json``).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ._adapter import Adapter
@@ -13,21 +14,43 @@ from .build import row_from_report
 from .nearest import nearest
 from .render import SHORT, grid_lines
 
-__all__ = ["user_row", "placement_lines"]
+__all__ = ["user_row", "placement_lines", "unplaceable"]
+
+
+def unplaceable(report: Mapping[str, Any]) -> str:
+    """Why ``report``'s evaluator cannot be placed among the metrics ("" when it can).
+
+    An evaluator none of whose calls gave a usable result (every one raised, timed out, or returned
+    NaN where the value is defined) has a row of ``?``: placing it would be noise, not a finding.
+    """
+    cases = list(report.get("cases") or [])
+    if any(c.get("status") == "ok" for c in cases):
+        return ""
+    first = next(iter(cases), {})
+    detail = f" (first: {first.get('case_id')}: {first.get('status')}: {first.get('message')})" if first else ""
+    return f"no call gave a usable result on any of the {len(cases)} cases{detail}; nothing to place"
 
 
 def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> dict[str, Any]:
-    """An atlas row for the audited evaluator ``name`` from its report (``declarations``: the evaluator object)."""
+    """An atlas row for the audited evaluator ``name`` from its report.
+
+    The declarations (input kind, orientation, bounds) are read from the report, which holds them
+    already checked; the evaluator object (``declarations``) is never touched again (its properties
+    may raise anything).
+    """
+    declared = dict(report.get("evaluator") or {})
+    bounds = declared.get("bounds") or [0.0, 1.0]
     adapter = Adapter(
         package="(yours)",
         metric=name,
         family="your metric",
         build=lambda params: declarations,
         params=dict(report["evaluator"]["params"]),
-        input_kind=str(getattr(declarations, "input_kind", "binary")),
-        kind=str(report.get("kind") or "pr"),
-        higher_is_better=bool(getattr(declarations, "higher_is_better", True)),
-        bounds=tuple(getattr(declarations, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
+        input_kind=str(declared.get("input") or "binary"),
+        kind=str(declared.get("kind") or report.get("kind") or "pr"),
+        higher_is_better=bool(declared.get("higher_is_better", True)),
+        bounds=tuple(-math.inf if b is None and i == 0 else math.inf if b is None else float(b)
+                     for i, b in enumerate(bounds)),  # type: ignore[arg-type]
     )
     row = row_from_report(adapter, dict(report))
     row["version"] = "-"
@@ -41,5 +64,7 @@ def placement_lines(row: Mapping[str, Any], doc: Mapping[str, Any], k: int = 3) 
     lines += ["", f"nearest rows to {row['metric']} by profile (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled):"]
     for n in nearest(row, list(doc["rows"]), names, k=k):
         where = ", ".join(SHORT[c] for c in n.differs) or "none: same profile"
-        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); mean |case difference| {n.case_distance:.4g}")
+        cases = (f"mean |case difference| {n.case_distance:.4g}" if math.isfinite(n.case_distance)
+                 else "no case where both gave a number")
+        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); {cases}")
     return lines

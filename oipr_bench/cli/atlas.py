@@ -150,13 +150,17 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 
 def _place(args: argparse.Namespace) -> int:
     from ..auditing.profiles import audit
-    from ..atlas.place import placement_lines, user_row
+    from ..atlas.place import placement_lines, unplaceable, user_row
     from ..atlas.store import read_atlas
     from ..auditing.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
     resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
     report = audit(resolved).to_dict()
+    problem = unplaceable(report)
+    if problem:
+        print(f"oipr-bench atlas: evaluator {args.evaluator}: {problem}", file=sys.stderr)
+        return 1
     row = user_row(args.evaluator, report, resolved.fn)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
     return 0
