@@ -71,3 +71,32 @@ def test_pytest_collect_only_says_why_no_report_is_written(tmp_path):
     proc = _pytest(tmp_path, "--evaluator=PW", "--collect-only", "-q", "--oipr-report=co.json")
     assert "no report written (--oipr-report): --collect-only runs nothing" in proc.stdout
     assert not (tmp_path / "co.json").exists()
+
+
+def test_npz_with_a_member_name_twice_is_refused(tmp_path, monkeypatch, capsys):
+    import zipfile
+
+    import numpy as np
+
+    monkeypatch.chdir(tmp_path)
+    with zipfile.ZipFile(tmp_path / "dup.npz", "w") as zf:
+        for name, arr in (("gt.npy", [0, 1, 1, 0]), ("pred.npy", [0, 1, 0, 0]), ("pred.npy", [1, 1, 1, 1])):
+            buf = __import__("io").BytesIO()
+            np.save(buf, np.array(arr, dtype=np.int8))
+            with __import__("warnings").catch_warnings():
+                __import__("warnings").simplefilter("ignore")  # zipfile warns about the duplicate name
+                zf.writestr(name, buf.getvalue())
+    err = _one_line(["sweep", "--input", "dup.npz", "-o", "out", "--format", "csv"], capsys)
+    assert "holds 1 member name(s) twice (pred.npy)" in err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_square_npy_says_it_is_read_as_rows(tmp_path):
+    import numpy as np
+
+    from oipr_bench.scenarios.userdata import SquareArrayWarning, read_series
+
+    np.save(tmp_path / "sq.npy", np.array([[0, 1], [1, 1]]))
+    with pytest.warns(SquareArrayWarning, match="square 2 x 2 array is read as rows"):
+        series = read_series(tmp_path / "sq.npy")
+    assert series.y_true.tolist() == [0, 1]
