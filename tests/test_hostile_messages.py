@@ -100,3 +100,19 @@ def test_a_square_npy_says_it_is_read_as_rows(tmp_path):
     with pytest.warns(SquareArrayWarning, match="square 2 x 2 array is read as rows"):
         series = read_series(tmp_path / "sq.npy")
     assert series.y_true.tolist() == [0, 1]
+
+
+def test_an_evaluator_failing_every_second_call_is_not_deterministic(tmp_path, monkeypatch):
+    from oipr_bench.auditing.profiles import audit
+
+    calls = []
+
+    def flaky(y_true, y_pred):
+        calls.append(1)
+        if len(calls) % 2 == 0:
+            raise RuntimeError("every second call")
+        return 0.5, 0.5
+
+    result = audit(flaky).sanity_results["deterministic"]
+    assert result.status == "failed", result
+    assert "every call failed" not in result.message and "the other failed (raised" in result.message
