@@ -116,3 +116,38 @@ def test_an_evaluator_failing_every_second_call_is_not_deterministic(tmp_path, m
     result = audit(flaky).sanity_results["deterministic"]
     assert result.status == "failed", result
     assert "every call failed" not in result.message and "the other failed (raised" in result.message
+
+
+def _dataset_with(tmp_path: Path, edit) -> Path:
+    import json
+    import shutil
+
+    folder = tmp_path / "scenarios"
+    shutil.copytree(REPO / "scenarios", folder, ignore=shutil.ignore_patterns("properties"))
+    path = folder / "overlap_proportion.json"
+    doc = json.loads(path.read_text())
+    edit(doc["cases"][0])
+    path.write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_huge_unknown_key_in_a_case_is_clipped(tmp_path):
+    from oipr_bench import scenarios
+    from oipr_bench.errors import FixtureError
+
+    folder = _dataset_with(tmp_path, lambda case: case.__setitem__("k" * 15_000, 1))
+    with pytest.raises(FixtureError) as info:
+        scenarios.load(folder)
+    text = str(info.value)
+    assert "unknown field" in text and len(text) < 2_000 and "more characters" in text
+
+
+def test_ansi_escapes_in_a_case_id_never_reach_the_terminal(tmp_path):
+    from oipr_bench import scenarios
+    from oipr_bench.errors import FixtureError
+
+    folder = _dataset_with(tmp_path, lambda case: case.__setitem__("id", "overlap_proportion/\x1b[31mc1\x1b[0m"))
+    with pytest.raises(FixtureError) as info:
+        scenarios.load(folder)
+    text = str(info.value)
+    assert "\x1b" not in text and "\\x1b[31m" in text
