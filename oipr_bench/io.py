@@ -29,7 +29,7 @@ import stat
 import tempfile
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from .errors import OverwriteRefused
 
@@ -141,11 +141,18 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         The file cannot be written (IsADirectoryError for a folder); the old
         content of ``path`` is then unchanged.
     """
-    given = Path(path)
-    path, direct = _destination(path)
-    if direct:
-        _write_direct(path, data)
-        return given
+    return atomic_write_files({path: data})[0]
+
+
+def _named(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path`` (``[Errno 28] No space left on device: 'report.json'``)."""
+    if exc.filename is not None or isinstance(exc, OverwriteRefused):
+        return exc
+    return type(exc)(exc.errno, exc.strerror or str(exc), str(path)) if exc.errno else OSError(f"{path}: {exc}")
+
+
+def _stage(path: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``path``, flushed to disk; return its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -160,14 +167,54 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
             os.chmod(tmp, _target_mode(path))
         except OSError:
             pass
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        _unlink(tmp)
         raise
-    return given
+    return tmp
+
+
+def _unlink(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+
+
+def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Path]:
+    """Write a *set* of files: all of them, or (on any error) none; return the paths, in order.
+
+    Every file is first written in full to a temporary file beside its target and flushed to
+    disk; only when all are staged are they renamed over their targets, in the given order (put
+    a manifest last). A full disk halfway through leaves every old file as it was and no
+    temporary file behind. Devices and FIFOs are written directly, after the renames.
+
+    Raises
+    ------
+    OSError
+        Naming the file that could not be written.
+    """
+    plan = [(Path(given), *_destination(given)) for given in files]
+    staged: list[tuple[str, Path]] = []
+    try:
+        for (given, path, direct), data in zip(plan, files.values()):
+            if not direct:
+                try:
+                    staged.append((_stage(path, data), path))
+                except OSError as exc:
+                    raise _named(exc, given) from None
+    except BaseException:
+        for tmp, _ in staged:
+            _unlink(tmp)
+        raise
+    for tmp, path in staged:
+        os.replace(tmp, path)
+    for (given, path, direct), data in zip(plan, files.values()):
+        if direct:
+            try:
+                _write_direct(path, data)
+            except OSError as exc:
+                raise _named(exc, given) from None
+    return [given for given, _, _ in plan]
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
