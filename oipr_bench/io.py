@@ -186,7 +186,8 @@ def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Pa
     Every file is first written in full to a temporary file beside its target and flushed to
     disk; only when all are staged are they renamed over their targets, in the given order (put
     a manifest last). A full disk halfway through leaves every old file as it was and no
-    temporary file behind. Devices and FIFOs are written directly, after the renames.
+    temporary file behind (a rename refused after others succeeded cannot be undone: the files
+    before it are new, the others old). Devices and FIFOs are written directly, after the renames.
 
     Raises
     ------
@@ -206,8 +207,13 @@ def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Pa
         for tmp, _ in staged:
             _unlink(tmp)
         raise
-    for tmp, path in staged:
-        os.replace(tmp, path)
+    for k, (tmp, path) in enumerate(staged):
+        try:
+            os.replace(tmp, path)
+        except BaseException:  # a refused rename (or Ctrl-C): no temporary file is left behind
+            for left, _ in staged[k:]:
+                _unlink(left)
+            raise
     for (given, path, direct), data in zip(plan, files.values()):
         if direct:
             try:
