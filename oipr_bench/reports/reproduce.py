@@ -143,9 +143,12 @@ class TableResult:
 def reproduce_a1(n_stderr: float = N_STDERR) -> TableResult:
     """Compute Table A1 (7 evaluators on the 25 cases) and compare with the paper."""
     from .. import scenarios
+    from ..scenarios.loader import check_complete
 
     printed = paper.table_a1()
-    cases = {case.id: case for case in scenarios.load()}
+    loaded = scenarios.load()
+    check_complete(loaded, printed, needs="Table A1 has a row for")
+    cases = {case.id: case for case in loaded}
     tol = paper.PRINTED_4DP_TOLERANCE
     comparisons = []
     names = list(evaluators.NAMES)
