@@ -31,6 +31,7 @@ __all__ = [
     "SUITES",
     "CASE_STATUSES",
     "ITEM_STATUSES",
+    "FAMILIES",
 ]
 
 # -- characteristics (Table 5 rows, then Table A1's two overestimation markers) -------------------
@@ -222,3 +223,17 @@ REPORTED = "reported"
 #: Every item status.
 ITEM_STATUSES: tuple[str, ...] = (PASSED, FAILED, DEVIATION, UNEXPECTED_PASS, UNDETERMINED, NOT_APPLICABLE, NOT_RUN,
                                   REPORTED)
+
+
+# -- differential families (oipr_bench.testing.families; items differential[<family>]) -------------
+RANDOM_DENSITY = "random_density"
+CLOSE_EVENTS = "close_events"
+K_BOUNDARY = "k_boundary"
+BOUNDARY_EVENTS = "boundary_events"
+ONE_POINT_EVENTS = "one_point_events"
+NO_ANOMALY = "no_anomaly"
+CONSTANT_PREDICTIONS = "constant_predictions"
+LONG_SERIES = "long_series"
+#: The named families of generated series pairs a differential run compares, in report order.
+FAMILIES: tuple[str, ...] = (RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY,
+                             CONSTANT_PREDICTIONS, LONG_SERIES)

@@ -30,7 +30,10 @@ import numpy as np
 
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
-from .comparison import compare_case, reference_info
+from .case_sets import cases_with, user_cases_of, user_reference
+from .comparison import compare_case
+from .assembly import assemble_profile
+from .differential import DifferentialResult, run_configured
 from .expectations import expectations_from, judge, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
@@ -42,7 +45,7 @@ from .sanity import SanityContext, run_check
 from ..evaluators.score import Score
 from .properties import run_property
 from .property_results import PropertyResult
-from ..vocabulary import BAD_RESULT, CHARACTERISTICS, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
 from ..vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
@@ -84,6 +87,9 @@ class AuditSession:
         self._prop_results: dict[str, PropertyResult] = {}
         #: What runs besides the sanity checks: table5, properties or all (:meth:`AuditOptions.suite_for`).
         self.suite = self.options.suite_for(self.declarations.input_kind)
+        self._diff_results: dict[str, DifferentialResult] = {}
+        #: The user's own cases (``options.cases``), loaded and validated up front.
+        self.user_cases: list[Any] = user_cases_of(self.options)
 
     @property
     def runs_table5(self) -> bool:
@@ -99,13 +105,7 @@ class AuditSession:
     def cases(self) -> dict[str, Any]:
         """The dataset's cases by id (loaded once)."""
         if self._cases is None:
-            from .. import scenarios
-
-            from .characteristics import REQUIRED_CASES
-
-            cases = scenarios.load()
-            scenarios.loader.check_complete(cases, [c for ids in REQUIRED_CASES.values() for c in ids])
-            self._cases = {c.id: c for c in cases}
+            self._cases = cases_with(self.user_cases)
         return self._cases
 
     @property
@@ -237,9 +237,23 @@ class AuditSession:
                 if self.options.reference is None:
                     raise KeyError("no reference evaluator given")
                 self._ref_values = reference_values(self.options.reference, **self.options.reference_params)
-            ref = self._ref_values[case_id]
-            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, self.options)
+            ref = self._ref_values.get(case_id)
+            options = self.options
+            if ref is None:  # a user's case: the reference computed here, compared with it (no Table A1 row)
+                ref, options = user_reference(self.cases[case_id], options)
+            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, options)
         return self._ref_results[case_id]
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The differential families of this session (all of them with ``differential``, else none)."""
+        return FAMILIES if self.options.differential else ()
+
+    def differential_result(self, family: str) -> DifferentialResult:
+        """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
+        if family not in self._diff_results:
+            self._diff_results[family] = run_configured(self.call, self.options, family)
+        return self._diff_results[family]
 
     # -- all at once -----------------------------------------------------------------------------
 
@@ -258,12 +272,14 @@ class AuditSession:
         if self.options.reference is not None and self.runs_table5:
             for cid in self.cases:
                 self.reference_result(cid)
+        for family in self.families:
+            self.differential_result(family)
         return self.profile()
 
     def profile(self) -> Profile:
         """A :class:`Profile` of what has been run so far."""
         return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results,
-                             self._prop_results)
+                             self._prop_results, self._diff_results)
 
     def assemble(
         self,
@@ -272,31 +288,15 @@ class AuditSession:
         sanity_results: Mapping[str, SanityResult],
         reference_results: Mapping[str, ReferenceResult],
         property_results: Mapping[str, PropertyResult] | None = None,
+        differential_results: Mapping[str, DifferentialResult] | None = None,
     ) -> Profile:
         """A :class:`Profile` of this session's evaluator and options from the given results, in report order.
 
-        The plugin passes the results gathered from its items' reports (also from xdist workers).
+        The plugin passes the results gathered from its items' reports (also from xdist workers);
+        :func:`oipr_bench.auditing.assembly.assemble_profile` puts them in order.
         """
-        from .._version import __version__
-        from ..scenarios import DATASET_VERSION
-
-        order = list(self.cases)
-        kinds = [r.kind for r in case_results.values() if r.ok]
-        return Profile(
-            evaluator=self.resolved.name,
-            params=dict(self.resolved.params),
-            case_results={c: case_results[c] for c in order if c in case_results},
-            characteristic_results={n: characteristic_results[n] for n in CHARACTERISTICS if n in characteristic_results},
-            sanity_results={n: sanity_results[n] for n in self.sanity_checks if n in sanity_results},
-            reference_results={c: reference_results[c] for c in order if c in reference_results},
-            reference=reference_info(self.options),
-            options=self.options.recorded(self.declarations.input_kind),
-            package_version=__version__,
-            dataset_version=DATASET_VERSION,
-            kind=kinds[0] if kinds else self.kind,
-            declarations=self.declarations,
-            property_results={n: property_results[n] for n in METRIC_PROPERTIES if n in (property_results or {})},
-        )
+        return assemble_profile(self, case_results, characteristic_results, sanity_results, reference_results,
+                                property_results or {}, differential_results or {})
 
 
 def audit(
@@ -315,6 +315,10 @@ def audit(
     higher_is_better: bool | None = None,
     bounds: Any = None,
     suite: str | None = None,
+    differential: int | None = None,
+    seed: int | None = None,
+    shrink_budget: float | None = None,
+    cases: Any = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -352,6 +356,10 @@ def audit(
     suite : {"table5", "properties", "all"}, optional
         What to run: Table 5 (default for 0/1 input), the metric properties
         (docs/properties.md), or both (default for ``input="scores"``).
+    differential, seed, shrink_budget, cases : optional
+        With ``reference``: compare with it on ``differential`` generated pairs per family (seeded,
+        shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
+        format, run like the built-in ones.  See docs/regression-testing.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -382,6 +390,10 @@ def audit(
         higher_is_better=higher_is_better,
         bounds=bounds,
         suite=suite,
+        differential=differential,
+        seed=seed,
+        shrink_budget=shrink_budget,
+        cases=cases,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

@@ -112,6 +112,23 @@ def describe_kind(profile: "Profile") -> str:
     return f"evaluator kind {profile.kind or '-'}: takes {takes}, returns {returns}"
 
 
+def render_differential(profile: "Profile") -> list[str]:
+    """Lines on the differential run: one per family, and each failing family's shrunk counterexample."""
+    res = list(profile.differential_results.values())
+    if not res:
+        return []
+    first = res[0]
+    lines = ["", f"differential against {profile.reference['name'] if profile.reference else '-'} "
+                 f"(seed {first.seed}, {first.n} pairs per family):"]
+    for r in res:
+        if r.status == PASSED:
+            lines.append(f"  {r.family}: {STATUS_TEXT[PASSED]} ({r.checked} pairs, {r.seconds:.2f} s)")
+        else:
+            lines.append(f"  {r.family}: {STATUS_TEXT[FAILED]} at pair {(r.index or 0) + 1}")
+            lines += [f"    {line}" for line in r.message.splitlines()[1:]]
+    return lines
+
+
 def render_profile(profile: "Profile", markdown: bool = False) -> str:
     """The whole profile as text: header, characteristics, sanity, reference, cases.
 
@@ -122,6 +139,7 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        f"signature: {profile.signature}",
         describe_kind(profile),
         "",
     ]
@@ -145,6 +163,7 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
+    lines += render_differential(profile)
     if suite != SUITE_PROPERTIES:
         shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
         lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]

@@ -21,6 +21,8 @@ from .property_results import PropertyResult
 from .readings import KIND_PR, KIND_SCORE
 from .report_upgrade import REPORT_FORMAT, upgrade_report
 from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
+from .differential import DifferentialResult
+from .signature import signature_of
 
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
@@ -215,6 +217,8 @@ class Profile:
     sanity_results : dict of str to SanityResult
     reference_results : dict of str to ReferenceResult
         Empty unless a reference evaluator was given.
+    differential_results : dict of str to DifferentialResult
+        Per family of a differential run (:mod:`oipr_bench.auditing.differential`).
     reference : dict or None
         ``{"name", "params", "against", "tolerance"}`` of the reference comparison.
     options : dict
@@ -226,6 +230,8 @@ class Profile:
         Input kind, orientation and bounds in force (:mod:`oipr_bench.auditing.declarations`).
     property_results : dict of str to PropertyResult
         The metric properties run (:mod:`oipr_bench.auditing.properties`), in report order.
+    fixtures : dict
+        ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
     """
 
     evaluator: str
@@ -234,6 +240,7 @@ class Profile:
     characteristic_results: dict[str, CharacteristicResult] = field(default_factory=dict)
     sanity_results: dict[str, SanityResult] = field(default_factory=dict)
     reference_results: dict[str, ReferenceResult] = field(default_factory=dict)
+    differential_results: dict[str, DifferentialResult] = field(default_factory=dict)
     reference: dict[str, Any] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     package_version: str = ""
@@ -241,11 +248,17 @@ class Profile:
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
     property_results: dict[str, PropertyResult] = field(default_factory=dict)
+    fixtures: dict[str, Any] = field(default_factory=dict)
 
     @property
     def properties(self) -> dict[str, str | None]:
         """Observed value per metric property run (None when it could not be determined)."""
         return {n: r.observed for n, r in self.property_results.items()}
+
+    @property
+    def signature(self) -> str:
+        """The audit's signature line (:func:`oipr_bench.auditing.signature.signature_of`)."""
+        return signature_of(self)
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -281,6 +294,7 @@ class Profile:
             and all(r.status == PASSED for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
             and not any(r.counts_as_failure for r in self.property_results.values())
+            and all(r.status == PASSED for r in self.differential_results.values())
         )
 
     def failures(self) -> list[str]:
@@ -296,6 +310,7 @@ class Profile:
         out += [f"property[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}"
                 if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
                 for r in self.property_results.values() if r.counts_as_failure]
+        out += [r.failure_line for r in self.differential_results.values() if r.status != PASSED]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -315,6 +330,8 @@ class Profile:
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "properties": [r.to_dict() for r in self.property_results.values()],
+            "differential": [r.to_dict() for r in self.differential_results.values()], "fixtures": jsonable(self.fixtures),
+            "signature": self.signature,
             "ok": self.ok,
         }
 
@@ -353,6 +370,7 @@ class Profile:
             characteristic_results={c["name"]: CharacteristicResult.from_dict(c) for c in d["characteristics"]},
             sanity_results={s["name"]: SanityResult.from_dict(s) for s in d["sanity"]},
             reference_results={} if ref is None else {r["case_id"]: ReferenceResult.from_dict(r) for r in ref["results"]},
+            differential_results={r["family"]: DifferentialResult.from_dict(r) for r in d.get("differential", [])},
             reference=None if ref is None else {k: v for k, v in ref.items() if k != "results"},
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
@@ -360,6 +378,7 @@ class Profile:
             kind=d["evaluator"]["kind"],
             declarations=Declarations.from_dict(d["evaluator"]),
             property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
+            fixtures=dict(d.get("fixtures") or {}),
         )
 
     def format(self, fmt: str = "table") -> str:

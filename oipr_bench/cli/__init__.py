@@ -49,6 +49,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("sweep", "sweep", "OIPR P/R/F1 over an l_dis x l_obs grid (heat maps + CSV)"),
     Command("report", "report", "audit an evaluator into one self-contained HTML page"),
     Command("atlas", "atlas", "the metric atlas: public metric implementations profiled; place your metric among them"),
+    Command("verify", "verify", "recompute a JSON report and say whether every number and verdict is reproduced"),
 )
 
 #: Modules of the sub-commands (kept for callers of the 0.1 name).

@@ -39,11 +39,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --reference: compare with our reference values (default) or the paper's Table A1")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="with --reference: tolerance of the comparison (default 1e-9)")
+    parser.add_argument("--cases", metavar="FILE", default=None,
+                        help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
     parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
+    parser.add_argument("--differential", type=int, default=0, metavar="N",
+                        help="with --reference: also compare with it on N generated series pairs per family, shrinking "
+                        "the first difference (default 0 = off)")
+    parser.add_argument("--seed", type=int, default=None, help="with --differential: seed of the generated pairs (default 0)")
+    parser.add_argument("--shrink-budget", type=float, default=None, metavar="SECONDS",
+                        help="with --differential: seconds the shrinking may take (default 30)")
     add_declaration_options(parser)
     parser.add_argument("--suite", choices=("table5", "properties", "all"), default=None,
                         help="what to run: the paper's Table 5 (default for 0/1 input), the metric properties "
@@ -85,7 +93,8 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
-        "expect_file": args.expect_file, "suite": getattr(args, "suite", None), **declarations_from(args),
+        "expect_file": args.expect_file, "suite": getattr(args, "suite", None), "differential": args.differential,
+        "seed": args.seed, "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
     }, CLI_FLAGS)
 
 

@@ -31,7 +31,7 @@ class PluginState:
         self.case_ids = list(session.cases)
         self.strict = strict
         self.gathered: dict[str, dict[str, dict[str, Any]]] = {"case": {}, "characteristic": {}, "sanity": {}, "reference": {},
-                                                               "property": {}}
+                                                               "property": {}, "differential": {}}
         self.shipped_cases: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -45,6 +45,7 @@ class PluginState:
     def build_profile(self) -> Any:
         """The profile of what the items reported (on the xdist controller: from every worker)."""
         from ..auditing.property_results import PropertyResult
+        from ..auditing.differential import DifferentialResult
         from ..auditing.results import CaseResult, CharacteristicResult, ReferenceResult, SanityResult
 
         g = self.gathered
@@ -54,6 +55,7 @@ class PluginState:
             {n: SanityResult.from_dict(d) for n, d in g["sanity"].items()},
             {c: ReferenceResult.from_dict(d) for c, d in g["reference"].items()},
             {n: PropertyResult.from_dict(d) for n, d in g["property"].items()},
+            {f: DifferentialResult.from_dict(d) for f, d in g["differential"].items()},
         )
 
 
@@ -77,6 +79,7 @@ MARKERS = {
     "characteristic": "oipr_characteristic: an oipr-bench characteristic of Table 5",
     "reference": "oipr_reference: an oipr-bench comparison with a built-in evaluator's reference values",
     "property": "oipr_property: an oipr-bench metric property beyond Table 5 (docs/properties.md)",
+    "differential": "oipr_differential: an oipr-bench differential run on one family of generated series pairs",
 }
 
 
@@ -95,6 +98,7 @@ class OiprCollector(pytest.Collector):
         keys += [("property", name) for name in METRIC_PROPERTIES if session.runs_properties]
         if session.options.reference is not None and table5:
             keys += [("reference", cid) for cid in state.case_ids]
+        keys += [("differential", family) for family in session.families]
         items = []
         for kind, key in keys:
             # The node id given whole, so that it parses back to the same id from pytest's cache (--lf, --sw).
@@ -119,7 +123,7 @@ def mark_declared_deviation(item: pytest.Item, state: PluginState) -> None:
 
 
 class OiprItem(pytest.Item):
-    """One oipr-bench check: ``case``, ``sanity``, ``characteristic``, ``property`` or ``reference``."""
+    """One oipr-bench check: ``case``, ``sanity``, ``characteristic``, ``property``, ``reference`` or ``differential``."""
 
     def __init__(self, *, kind: str, key: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -217,6 +221,12 @@ class OiprItem(pytest.Item):
         self._ship("reference", self.key, res.to_dict())
         if res.status != PASSED:
             raise OiprCheckFailed(f"reference {self.key}: {res.message}")
+
+    def _run_differential(self) -> None:
+        res = self.state.session.differential_result(self.key)
+        self._ship("differential", self.key, res.to_dict())
+        if res.status != PASSED:
+            raise OiprCheckFailed(f"differential {self.key}: {res.message}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (OiprCheckFailed, DeclaredDeviation)):

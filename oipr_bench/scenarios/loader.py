@@ -52,12 +52,13 @@ from ._validate import (  # noqa: F401  (MAX_LENGTH and MAX_DATASET_POINTS are p
     SUPPORTED_VERSIONS,
     Parsed,
     clear_validators,
+    load_case_file,
     load_dir,
 )
 from .case import Case
 
 __all__ = ["Case", "SUPPORTED_VERSIONS", "MAX_LENGTH", "MAX_DATASET_POINTS", "load", "get", "scenario_names",
-           "check_complete", "clear_cache"]
+           "check_complete", "clear_cache", "load_cases_file"]
 
 
 # --------------------------------------------------------------------------- cache + public API
@@ -152,7 +153,8 @@ def clear_cache() -> None:
     clear_validators()
 
 
-def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.PathLike[str] | None = None) -> None:
+def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.PathLike[str] | None = None,
+                   *, needs: str = "the characteristic rules need") -> None:
     """Raise FixtureError unless ``cases`` hold every id in ``needed``.
 
     The characteristic rules read fixed cases
@@ -164,6 +166,21 @@ def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.
     missing = [case_id for case_id in dict.fromkeys(needed) if case_id not in have]
     if missing:
         raise FixtureError(
-            f"the dataset lacks {len(missing)} case(s) the characteristic rules need: {', '.join(missing)}",
+            f"the dataset lacks {len(missing)} case(s) {needs}: {', '.join(missing)}",
             file=str(_resolve(path) / MANIFEST_NAME),
         )
+
+
+def load_cases_file(path: str | os.PathLike[str]) -> list[Case]:
+    """Load a user's own cases: one file in the dataset's scenario format (``schema/scenario.schema.json``).
+
+    Used by ``--oipr-cases FILE`` (plugin), ``oipr-bench audit --cases FILE`` and
+    ``audit(cases=FILE)``.  Not cached; the arrays are read-only like the dataset's.
+
+    Raises
+    ------
+    FixtureError
+        The file is missing, not JSON, breaks the schema or the interval rules; the
+        message names the file, the case and the JSON path of the field.
+    """
+    return [item.to_case() for item in load_case_file(Path(path).expanduser())]
