@@ -28,45 +28,13 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from .errors import OverwriteRefused
+from .guards import input_role, note_input, run_scope
 
-#: Files read in the current run: (st_dev, st_ino) -> what the file is; None outside a run.
-_run_inputs: dict[tuple[int, int], str] | None = None
-
-
-@contextmanager
-def run_scope() -> Iterator[None]:
-    """One command (or one pytest session) of oipr-bench: the inputs it notes are protected.
-
-    Scopes nest; an inner scope protects its own inputs and, on exit, restores the outer one.
-    """
-    global _run_inputs
-    outer = _run_inputs
-    _run_inputs = dict(outer or {})
-    try:
-        yield
-    finally:
-        _run_inputs = outer
-
-
-def note_input(path: str | os.PathLike[str], what: str) -> None:
-    """Record that the current run reads the regular file ``path`` (``what``: "the evaluator source"...).
-
-    Outside :func:`run_scope` this does nothing; a path that does not exist, or is not a regular
-    file, is not recorded (the reader reports it).
-    """
-    if _run_inputs is None:
-        return
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _run_inputs.setdefault((st.st_dev, st.st_ino), f"{what} ({os.fspath(path)})")
-
+__all__ = ["run_scope", "note_input", "check_output", "atomic_write_bytes", "atomic_write_text", "atomic_write_json",
+           "atomic_write_files", "dumps_json"]
 
 def check_output(path: str | os.PathLike[str]) -> None:
     """Refuse ``path`` as an output of this run before any work is done.
@@ -83,9 +51,7 @@ def check_output(path: str | os.PathLike[str]) -> None:
 
 def _input_clash(raw: str, st: os.stat_result) -> None:
     """Raise OverwriteRefused when ``st`` is a file the current run reads."""
-    if _run_inputs is None:
-        return
-    what = _run_inputs.get((st.st_dev, st.st_ino))
+    what = input_role(st)
     if what is not None:
         raise OverwriteRefused(f"{raw}: refusing to write over {what}, which this run reads; choose another output path")
 
