@@ -30,10 +30,20 @@ __all__ = [
     "UNDETERMINED",
     "NOT_RUN",
     "NOT_APPLICABLE",
+    "SANITY_NAMES",
+    "SANITY_VALUES",
+    "judge_sanity",
 ]
 
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
+from ..vocabulary import NO, PROPERTY_SEARCH, SANITY_CHECKS, YES  # noqa: E402
+
+#: Sanity checks can be declared too: ``yes`` (the default) the check passes, ``no`` it fails as expected
+#: (``--expect discriminates=no`` for an event-wise metric that cannot tell all-ones from perfect).
+SANITY_NAMES: tuple[str, ...] = SANITY_CHECKS + (PROPERTY_SEARCH,)
+SANITY_VALUES: tuple[str, ...] = (YES, NO)
+SANITY_DEFAULT: tuple[str, ...] = (YES,)
 
 
 
@@ -44,7 +54,7 @@ class Expectation:
     Attributes
     ----------
     name : str
-        Characteristic name.
+        Characteristic name, or a sanity check's (:data:`SANITY_NAMES`; values ``yes``/``no``).
     values : tuple of str
         Accepted observed values.
     source : str
@@ -61,8 +71,8 @@ class Expectation:
 
     @property
     def default(self) -> tuple[str, ...]:
-        """OIPR's value(s): the default expectation."""
-        return ch.DEFAULT_EXPECTED[self.name]
+        """OIPR's value(s): the default expectation (``yes`` for a sanity check: it passes)."""
+        return ch.DEFAULT_EXPECTED.get(self.name, SANITY_DEFAULT)
 
     @property
     def deviation(self) -> bool:
@@ -77,9 +87,11 @@ class Expectation:
 
 
 def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
-    if name not in ch.VALUES:
+    allowed = ch.VALUES.get(name) or (SANITY_VALUES if name in SANITY_NAMES else None)
+    if allowed is None:
         raise UsageError(
-            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)}"
+            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)}; "
+            f"sanity checks (yes/no): {', '.join(SANITY_NAMES)}"
         )
     raw = value if isinstance(value, (list, tuple)) else [value]
     if not raw:
@@ -87,10 +99,10 @@ def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
     out = []
     for item in raw:
         if not isinstance(item, str):
-            raise UsageError(f"{source}: {name} must be one of {', '.join(ch.VALUES[name])}, got {item!r}")
-        v = ch.normalise_value(item)
-        if v not in ch.VALUES[name]:
-            raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(ch.VALUES[name])}")
+            raise UsageError(f"{source}: {name} must be one of {', '.join(allowed)}, got {item!r}")
+        v = ch.normalise_value(item) if name not in SANITY_NAMES else str(item).strip().lower()
+        if v not in allowed:
+            raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(allowed)}")
         if v not in out:
             out.append(v)
     return tuple(out)
@@ -128,6 +140,8 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
     out: dict[str, Expectation] = {}
     for given, value in items:
         name = ch.normalise_value(given)
+        if name.replace("_", "-") == PROPERTY_SEARCH:
+            name = PROPERTY_SEARCH
         if name in out:
             raise UsageError(f"{source}: {clip(printable(str(given)), 80)} is declared twice (characteristic names "
                              "ignore case); declare each characteristic once")
@@ -209,3 +223,12 @@ def judge(observed: str | None, expectation: Expectation) -> str:
     return PASSED if observed in expectation.values else FAILED
 
 
+def judge_sanity(passed: bool, expectation: Expectation | None) -> str:
+    """Status of a sanity check that ``passed`` (or failed) against a declaration (``None``: not declared).
+
+    Declared ``no``: a failure is the declared ``deviation`` (pytest: xfail), a pass an
+    ``unexpected_pass``; otherwise ``passed`` or ``failed``.
+    """
+    if expectation is None or not expectation.deviation:
+        return PASSED if passed else FAILED
+    return UNEXPECTED_PASS if passed else DEVIATION

@@ -31,7 +31,7 @@ import numpy as np
 from . import characteristics as ch
 from .case_runs import pw_baseline, run_case
 from .comparison import compare_case, reference_info
-from .expectations import expectations_from, judge, merge_expectations
+from .expectations import expectations_from, judge, judge_sanity, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
@@ -40,7 +40,7 @@ from .readings import KIND_PR, KIND_SCORE
 from .runner import CallOutcome, Caller
 from .sanity import SanityContext, run_check
 from ..evaluators.score import Score
-from ..vocabulary import BAD_RESULT, CHARACTERISTICS, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAILED, PASSED, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -200,8 +200,20 @@ class AuditSession:
             o = self.options
             ctx = SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
                                 o.hypothesis_examples, self.declarations, lambda: self.kind)
-            self._sanity[name] = run_check(name, ctx)
+            self._sanity[name] = self._judged(run_check(name, ctx))
         return self._sanity[name]
+
+    def _judged(self, res: SanityResult) -> SanityResult:
+        """``res`` against a declared expectation of the check (``--expect discriminates=no``), if any."""
+        exp = self.expectations.get(res.name)
+        if exp is None or res.status not in (PASSED, FAILED):
+            return res
+        status = judge_sanity(res.status == PASSED, exp)
+        if status == res.status:
+            return res
+        why = f": {exp.reason}" if exp.reason else ""
+        note = f"declared {res.name}={'|'.join(exp.values)} ({exp.source}{why})"
+        return SanityResult(res.name, status, f"{note}; {res.message}" if res.message else note)
 
     def reference_result(self, case_id: str) -> ReferenceResult:
         """Compare the evaluator's result on ``case_id`` with the reference (cached)."""

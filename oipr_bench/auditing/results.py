@@ -18,7 +18,10 @@ from .expectations import Expectation
 from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
 from .readings import KIND_PR, KIND_SCORE
-from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
+from ..vocabulary import DEVIATION, FAILED, OK, PASSED, UNDETERMINED, UNEXPECTED_PASS, kind_of
+
+#: Sanity statuses that are not a problem: passed, or a declared failure (and its unexpected pass).
+SANITY_OK: tuple[str, ...] = (PASSED, DEVIATION, UNEXPECTED_PASS)
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
 REPORT_FORMAT = ("oipr-bench-report", 2)
@@ -154,7 +157,8 @@ class CharacteristicResult:
 
 @dataclass(frozen=True)
 class SanityResult:
-    """Outcome of one sanity check (``passed`` or ``failed``, and why)."""
+    """Outcome of one sanity check (``passed`` or ``failed``, and why; ``deviation`` or
+    ``unexpected_pass`` when declared ``--expect NAME=no``, ``undetermined`` when it observed nothing)."""
 
     name: str
     status: str
@@ -270,7 +274,7 @@ class Profile:
         return (
             all(r.ok for r in self.case_results.values())
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
-            and all(r.status == PASSED for r in self.sanity_results.values())
+            and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
         )
 
@@ -282,7 +286,7 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
-        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
+        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status not in SANITY_OK]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
         return out
 

@@ -3,7 +3,8 @@
 - no option: print the committed grid;
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
   are kept from DIR's existing atlas unless ``--include-slow``);
-- ``--check [DIR]``: profile again and report every row that drifted (exit 1);
+- ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
+  between calls drifts), and report every row that drifted (exit 1);
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only and print its row inside the committed grid,
   with the three nearest rows and where X differs from each.
@@ -72,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profiled(adapters: list[Any], jobs: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _profiled(adapters: list[Any], jobs: int, reverse: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     from ..atlas.build import profile_all
 
     rows, reports = [], {}
-    for row, report, _ in profile_all(adapters, jobs=jobs):
+    for row, report, _ in profile_all(adapters, jobs=jobs, reverse=reverse):
         rows.append(row)
         reports[row["id"]] = report
     return rows, reports
@@ -123,7 +124,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     unknown = set(args.only or ()) - {a.id for a in adapters()}
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
-    rows, _ = _profiled(todo, args.jobs)
+    # The cases run last to first: a metric object that keeps state between calls drifts.
+    rows, _ = _profiled(todo, args.jobs, reverse=True)
     problems = drift(committed, rows)
     for line in problems:
         print(f"atlas drift: {line}")

@@ -27,12 +27,21 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .html_parts import CSS, STATUS_CLASS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
+from .html_parts import CSS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
 from ..io import atomic_write_text
 from ..plots.gallery import scenario_title
 from ..auditing.render import describe_kind
 from ..auditing.results import Profile
-from ..vocabulary import CHARACTERISTICS, UNDETERMINED, kind_of
+from ..vocabulary import (
+    CHARACTERISTICS,
+    DEVIATION,
+    FAILED,
+    NOT_APPLICABLE,
+    PASSED,
+    UNDETERMINED,
+    UNEXPECTED_PASS,
+    kind_of,
+)
 
 __all__ = ["CharacteristicRow", "ReportData", "report_data", "render_report", "write_report", "builtin_scores",
            "thumbnail_svg"]
@@ -261,6 +270,34 @@ def _sanity(data: ReportData) -> str:
     return "".join(out)
 
 
+def _summary_cards(rows: list[Any], data: ReportData) -> list[str]:
+    """The summary cards: characteristics by status (also not applicable and undetermined) and failing sanity checks."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        status = row.status.strip().lower()
+        counts[status] = counts.get(status, 0) + 1
+
+    def card(n: int, what: str, color: str = "", title: str = "") -> str:
+        style = f' style="color:{color}"' if color else ""
+        tip = f' title="{esc(title)}"' if title else ""
+        return f'<div class="card"{tip}><div class="big"{style}>{n}</div>{esc(what)}</div>'
+
+    out = [
+        card(len(rows), "characteristics checked"),
+        card(counts.get(PASSED, 0), "as expected", "#067647"),
+        card(counts.get(FAILED, 0), "failing", "#b42318"),
+        card(counts.get(DEVIATION, 0), "declared deviations", "#93370d"),
+    ]
+    extra = [(UNEXPECTED_PASS, "unexpected passes", "#5925dc"), (UNDETERMINED, UNDETERMINED, "#b42318"),
+             (NOT_APPLICABLE, "not applicable", "#667085")]
+    out += [card(counts[status], what, color) for status, what, color in extra if counts.get(status)]
+    failing = [name for name, status, _ in data.sanity if status.strip().lower() not in (PASSED, DEVIATION)]
+    if data.sanity:
+        out.append(card(len(failing), "sanity checks failing" + (f": {', '.join(failing)}" if failing else ""),
+                        "#b42318" if failing else "#067647", "; ".join(f"{n}: {m}" for n, st, m in data.sanity if n in failing)))
+    return out
+
+
 def render_report(profile: Any, title: str | None = None) -> str:
     """The report page of ``profile`` as an HTML string (see :func:`write_report`)."""
     from .._version import __version__
@@ -270,21 +307,10 @@ def render_report(profile: Any, title: str | None = None) -> str:
     cases = {c.id: c for c in case_list}
     builtins = builtin_scores()
     rows = data.rows
-    counts: dict[str, int] = {}
-    for row in rows:
-        cls = STATUS_CLASS.get(row.status.strip().lower(), "neutral")
-        counts[cls] = counts.get(cls, 0) + 1
     params = ", ".join(f"{k}={v!r}" for k, v in data.params.items()) or "none"
     meta = {"oipr-bench": __version__, **data.meta}
     heading = title or f"Evaluator audit: {data.evaluator}"
-    summary = [
-        f'<div class="card"><div class="big">{len(rows)}</div>characteristics checked</div>',
-        f'<div class="card"><div class="big" style="color:#067647">{counts.get("ok", 0)}</div>as expected</div>',
-        f'<div class="card"><div class="big" style="color:#b42318">{counts.get("bad", 0)}</div>failing</div>',
-        f'<div class="card"><div class="big" style="color:#93370d">{counts.get("dev", 0)}</div>declared deviations</div>',
-    ]
-    if counts.get("warn"):
-        summary.append(f'<div class="card"><div class="big" style="color:#5925dc">{counts["warn"]}</div>unexpected passes</div>')
+    summary = _summary_cards(rows, data)
     body = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
