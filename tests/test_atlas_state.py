@@ -50,3 +50,32 @@ def test_reverse_order_exposes_state_and_keeps_a_stateless_metric():
     ahead, _, _ = profile_adapter(plain)
     behind, _, _ = profile_adapter(plain, reverse=True)
     assert drift({ahead["id"]: ahead}, [behind]) == []
+
+
+def test_the_grid_marks_failing_sanity_checks_and_prints_nan_per_the_legend():
+    from oipr_bench.atlas.build import row_from_report
+    from oipr_bench.atlas.render import grid_lines, render_html, render_markdown
+    from oipr_bench.vocabulary import CHARACTERISTICS
+
+    # a metric that returns NaN for the empty prediction (constant_detector/c1) and fails discriminates
+    adapter = Adapter("oipr-bench", "test:nan", "point-wise", lambda params: None)
+    report = oipr_bench_audit(lambda t, p: float("nan") if not p.any() else 0.5)
+    row = row_from_report(adapter, report)
+    assert row["cases"]["constant_detector/c1"] is None and "constant_detector/c1" not in row["failed_cases"]
+    assert "discriminates" in row["sanity_failed"]
+    failing = {**row, "id": "test:err", "metric": "test:err", "failed_cases": ["constant_detector/c1"]}
+    doc = {"characteristics": list(CHARACTERISTICS), "rows": [row, failing]}
+    lines = grid_lines(doc["rows"], doc["characteristics"])
+    assert lines[0].split()[-1] == "sanity"
+    assert all("+".join(row["sanity_failed"]) in line for line in lines if "test:" in line)
+    md = render_markdown(doc)
+    nan_line = next(line for line in md.splitlines() if line.startswith("| constant_detector/c1 |"))
+    assert nan_line.split("|")[2:4] == [" nan ", " err "]
+    assert "`nan` where it returned NaN" in md
+    assert "+".join(row["sanity_failed"]) in render_html(doc)
+
+
+def oipr_bench_audit(fn):
+    from oipr_bench import audit
+
+    return audit(fn).to_dict()

@@ -6,6 +6,7 @@ both audit only X and read the committed rows (``atlas.json``).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ._adapter import Adapter
@@ -17,7 +18,11 @@ __all__ = ["user_row", "placement_lines"]
 
 
 def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> dict[str, Any]:
-    """An atlas row for the audited evaluator ``name`` from its report (``declarations``: the evaluator object)."""
+    """An atlas row for the audited evaluator ``name`` from its report.
+
+    ``declarations``: what declares its input kind, orientation and bounds (the audit's
+    :class:`~oipr_bench.auditing.declarations.Declarations`, or the evaluator object).
+    """
     adapter = Adapter(
         package="(yours)",
         metric=name,
@@ -27,7 +32,7 @@ def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> 
         input_kind=str(getattr(declarations, "input_kind", "binary")),
         kind=str(report.get("kind") or "pr"),
         higher_is_better=bool(getattr(declarations, "higher_is_better", True)),
-        bounds=tuple(getattr(declarations, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
+        bounds=tuple(None if b is None or math.isinf(b) else b for b in getattr(declarations, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
     )
     row = row_from_report(adapter, dict(report))
     row["version"] = "-"

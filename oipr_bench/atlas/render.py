@@ -102,8 +102,9 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     out += ["Columns: " + "; ".join(f"`{SHORT[n]}` {n}" for n in names) + ".", ""]
     out += ["Cells: the audit's value; `n/a` a rule a scalar metric cannot answer; `?` undetermined (a needed case "
             "failed, or the numbers are NaN or the metric has no scale there); `-` not profiled. `sanity`: `ok`, or "
-            "the sanity checks the row fails (a row failing `discriminates` cannot tell the perfect detection from "
-            "no detection or the all-ones one: read its cells with that in mind).", ""]
+            "the sanity checks the row does not pass (failed, or undetermined where every call they need failed; "
+            "a row failing `discriminates` cannot tell the perfect detection from no detection or the all-ones "
+            "one: read its cells with that in mind).", ""]
     out += ["## The grid", ""]
     for family, members in families(rows).items():
         out += [f"### {family}", ""]
@@ -150,7 +151,7 @@ def render_html(doc: Mapping[str, Any]) -> str:
         "<h1>The metric atlas</h1>",
         f"<p>{e(_summary(doc)[0])}</p>",
         "<p>Cells: the audit's value; n/a a rule a scalar metric cannot answer; ? undetermined; - not profiled; "
-        "sanity: ok or the sanity checks the row fails. Per-case numbers: err where the metric failed, nan where "
+        "sanity: ok or the sanity checks the row does not pass. Per-case numbers: err where the metric failed, nan where "
         "it returned NaN.</p>",
         "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names)
         + "<th>sanity</th></tr>",

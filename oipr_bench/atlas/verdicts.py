@@ -45,7 +45,10 @@ VERDICTS.update({
     "recall on 23 of 25 cases. The two others: the empty prediction (prts raises AssertionError, TSB-AD scores 0) "
     "and the all-ones prediction, for which TSB-AD's range_convers_new returns an empty range list (np.diff of a "
     "constant series has no edge), so its precision is 0 and its recall only the existence part, 0.2 (prts: "
-    "P 0.025, R 1). prts follows the paper.",
+    "P 0.025, R 1). The same empty list makes it score 0 wherever the prediction or the labels are 1 everywhere "
+    "(the smallest differential series: one point, an anomaly, detected). A bool prediction is read differently "
+    "from the same prediction as int8 because np.diff of a bool array is an exclusive or, never -1, so no range "
+    "ends. prts follows the paper.",
     "TaPR": "TSADmetrics taf has the ambiguous-region sigmoid of the original TaPR (its docstring speaks of a "
     "linear decay; the code uses 1 / (1 + e^x)). It differs from the original in two conventions. It counts a "
     "detection when the overlap ratio is >= theta (the original: > theta), so at theta = 0 a prediction touching "

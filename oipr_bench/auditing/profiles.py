@@ -37,6 +37,7 @@ from .resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 from .declarations import declarations_of
 from .readings import KIND_PR, KIND_SCORE
+from .coerce import OUT_OF_BOUNDS
 from .runner import CallOutcome, Caller
 from .sanity import SanityContext, run_check
 from ..evaluators.score import Score
@@ -154,10 +155,26 @@ class AuditSession:
             self._char_results[name] = self._derive(name)
         return self._char_results[name]
 
+    def bounds_violation(self) -> str:
+        """The first case whose score left the declared bounds (every case is run), or ``""``.
+
+        A score outside its declared range means the declaration is wrong, so no characteristic is
+        derived from the cases that happened to stay inside it.
+        """
+        for case_id in self.cases:
+            res = self.case_result(case_id)
+            if res.status == BAD_RESULT and OUT_OF_BOUNDS in res.message:
+                return f"case {case_id}: {res.message}"
+        return ""
+
     def _derive(self, name: str) -> CharacteristicResult:
         expectation = self.expectations[name]
         needed = ch.REQUIRED_CASES[name]
         results = [self.case_result(c) for c in needed]
+        violation = self.bounds_violation() if self.kind == KIND_SCORE else ""
+        if violation:
+            return CharacteristicResult(name, None, expectation, UNDETERMINED, None,
+                                        f"no verdict while a score lies outside the declared bounds: {violation}")
         failed = [r for r in results if not r.ok]
         if failed:
             msg = "; ".join(f"needs case {r.case_id}, which failed ({r.status})" for r in failed)

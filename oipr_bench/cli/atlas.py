@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .audit import add_run_options, exit_code, given_run_options, options_from
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``atlas`` sub-command."""
@@ -32,11 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
-    parser.add_argument("--evaluator-param", action="append", metavar="KEY=VALUE", help="parameter of --evaluator (repeatable)")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow (about an hour more)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
     parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
+    # With --evaluator: the options of `oipr-bench audit` (--evaluator-param is the old spelling of --param).
+    add_run_options(parser, param_aliases=("--evaluator-param",))
     parser.set_defaults(func=run)
 
 
@@ -55,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.evaluator_param and not args.evaluator:
-        raise UsageError("--evaluator-param needs --evaluator")
+    given = given_run_options(args)
+    if given and not args.evaluator:
+        raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
     if args.write is not None:
         return _write(Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:
@@ -147,14 +151,17 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 
 
 def _place(args: argparse.Namespace) -> int:
-    from ..auditing.profiles import audit
+    """Audit ``--evaluator`` with the audit options, print its row among the others; exit like ``audit``."""
+    from ..auditing.profiles import AuditSession
     from ..atlas.place import placement_lines, user_row
     from ..atlas.store import read_atlas
     from ..auditing.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
-    resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
-    report = audit(resolved).to_dict()
-    row = user_row(args.evaluator, report, resolved.fn)
+    options = options_from(args)
+    resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    with AuditSession(resolved, options) as session:
+        profile = session.run_all()
+    row = user_row(args.evaluator, profile.to_dict(), profile.declarations)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
-    return 0
+    return exit_code(profile, "atlas")

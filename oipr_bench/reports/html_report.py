@@ -31,6 +31,7 @@ from .html_parts import CSS, esc, fmt, slug, status_chip, thumbnail_svg, value_c
 from ..io import atomic_write_text
 from ..plots.gallery import scenario_title
 from ..auditing.render import describe_kind
+from ..auditing.readings import KIND_SCORE
 from ..auditing.results import Profile
 from ..vocabulary import (
     CHARACTERISTICS,
@@ -86,6 +87,9 @@ class ReportData:
         Case id -> what went wrong, for cases where the evaluator failed.
     sanity : list of (name, status, message)
         The sanity checks, when the profile has them.
+    score_label : str
+        How a scalar result is named, with its orientation (``"score, lower is better"``);
+        ``""`` for precision and recall (shown as P, R and F1).
     """
 
     evaluator: str
@@ -95,6 +99,7 @@ class ReportData:
     meta: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     sanity: list[tuple[str, str, str]] = field(default_factory=list)
+    score_label: str = ""
 
 
 def _row(r: Any) -> CharacteristicRow:
@@ -139,7 +144,15 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
               **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {})},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
+        score_label=score_label(profile),
     )
+
+
+def score_label(profile: Profile) -> str:
+    """``"score, higher is better"`` for a scalar evaluator, ``""`` for precision and recall."""
+    if profile.kind != KIND_SCORE:
+        return ""
+    return f"score, {'higher' if profile.declarations.higher_is_better else 'lower'} is better"
 
 
 # ---------------------------------------------------------------------------
@@ -215,8 +228,12 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
                 preds = case.predictions
                 note = "" if len(preds) == 1 else f" (run 1 of {len(preds)}; scores are means over the runs)"
                 score = data.scores.get(case_id)
-                sc = ("P {} · R {} · <b>F1 {}</b>".format(*(fmt(v) for v in score))
-                      if score else "no score")
+                if not score:
+                    sc = "no score"
+                elif data.score_label:  # one number: never shown as P/R/F1
+                    sc = f"{esc(data.score_label)}: <b>{fmt(score[2])}</b>"
+                else:
+                    sc = "P {} · R {} · <b>F1 {}</b>".format(*(fmt(v) for v in score))
                 out.append(f'<div class="thumbcase"><div class="cid">{esc(case_id)}</div>'
                            f'<div class="desc">{esc(case.description)}{esc(note)}</div>'
                            f"{thumbnail_svg(case.y_true, preds[0], label=case_id)}"
@@ -229,7 +246,7 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
 def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str, Mapping[str, tuple]]) -> str:
     names = list(builtins)
     out = ['<div class="scroll"><table class="scores"><thead><tr><th>Case</th>'
-           f'<th class="num you">{esc(data.evaluator)}<small>audited</small></th>'
+           f'<th class="num you">{esc(data.evaluator)}<small>audited{esc(": " + data.score_label if data.score_label else "")}</small></th>'
            + "".join(f'<th class="num">{esc(n)}</th>' for n in names) + "</tr></thead><tbody>"]
     scenario = None
     for case in cases:
@@ -331,8 +348,9 @@ def render_report(profile: Any, title: str | None = None) -> str:
         '<i style="background:var(--pred)"></i>prediction, over the whole series.</p>',
         _evidence(rows, data, cases),
         "<h2>Scores next to the seven built-in evaluators</h2>",
-        '<p class="sub">Each cell: <b>F1</b> with precision / recall below. Built-ins use the paper\'s Table 3 '
-        "setting; random-detector cases are means over their 100 runs.</p>",
+        '<p class="sub">Each cell: <b>F1</b> with precision / recall below'
+        + (f" (the audited evaluator's: its one number, a {esc(data.score_label)}; not an F1)" if data.score_label else "")
+        + ". Built-ins use the paper's Table 3 setting; random-detector cases are means over their 100 runs.</p>",
         _scores_table(data, case_list, builtins),
         '<footer>Written by <code>oipr-bench</code>. Self-contained: no scripts, fonts or images are loaded from '
         "elsewhere.</footer>",
