@@ -26,8 +26,12 @@ __all__ = [
     "SANITY_CHECKS",
     "PROPERTY_SEARCH",
     "PROPERTIES",
+    "METRIC_PROPERTIES",
+    "PROPERTY_VALUES",
+    "SUITES",
     "CASE_STATUSES",
     "ITEM_STATUSES",
+    "FAMILIES",
 ]
 
 # -- characteristics (Table 5 rows, then Table A1's two overestimation markers) -------------------
@@ -129,6 +133,66 @@ VALID_RESULT = "valid_result"
 PERFECT_PREDICTION = "perfect_prediction"
 PROPERTIES: tuple[str, ...] = (VALID_RESULT, PERFECT_PREDICTION, DETERMINISTIC, NO_MUTATION)
 
+# -- metric properties beyond Table 5 (issue 19; :mod:`oipr_bench.auditing.properties`) ------------
+
+LAG_TOLERANCE = "lag_tolerance"
+FP_DISTANCE = "fp_distance"
+SPILL_OVER = "spill_over"
+REDUNDANCY = "redundancy"
+NORMAL_PADDING = "normal_padding"
+TIME_REVERSAL = "time_reversal"
+LABEL_SWAP_DUALITY = "label_swap_duality"
+CONCATENATION = "concatenation"
+RANKING_CONSISTENCY = "ranking_consistency"
+NOISE_ROBUSTNESS = "noise_robustness"
+TRANSFORM_INVARIANCE = "transform_invariance"
+TIES = "ties"
+CHANCE_ORDERING = "chance_ordering"
+
+#: The metric properties, in report order: binary-or-both first, then those on real scores.
+METRIC_PROPERTIES: tuple[str, ...] = (
+    LAG_TOLERANCE, FP_DISTANCE, SPILL_OVER, REDUNDANCY, NORMAL_PADDING, TIME_REVERSAL, LABEL_SWAP_DUALITY,
+    CONCATENATION, RANKING_CONSISTENCY, NOISE_ROBUSTNESS, TRANSFORM_INVARIANCE, TIES, CHANCE_ORDERING,
+)
+
+# Property values: how a score curve moves, and the named outcomes of each property.
+FLAT, IRREGULAR = "flat", "irregular"
+SYMMETRIC_DECAY, FAVOURS_EARLY, FAVOURS_LATE = "symmetric_decay", "favours_early", "favours_late"
+PROXIMITY_REWARDING, PROXIMITY_AWARE, DISTANCE_BLIND, FAR_PREFERRED = (
+    "proximity_rewarding", "proximity_aware", "distance_blind", "far_preferred")
+PENALISED, FREE, REWARDED, NEUTRAL = "penalised", "free", "rewarded", "neutral"
+INVARIANT, SENSITIVE, NOT_INVARIANT = "invariant", "sensitive", "not_invariant"
+DIRECTION_SENSITIVE = "direction_sensitive"
+DUAL, NOT_DUAL = "dual", "not_dual"
+MICRO, MACRO, NEITHER = "micro", "macro", "neither"
+CONSISTENT, WEAK, INSENSITIVE, INCONSISTENT = "consistent", "weak", "insensitive", "inconsistent"
+ROBUST = "robust"
+TIE_NEUTRAL, OPTIMISTIC, PESSIMISTIC = "tie_neutral", "optimistic", "pessimistic"
+ORDERED, CONSTANT_OVERRATED, DISORDERED = "ordered", "constant_overrated", "disordered"
+
+#: Values each property can take (every one can also be not applicable: a score property for a
+#: metric that takes 0/1 predictions, a precision/recall property for a one-number metric).
+PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
+    LAG_TOLERANCE: (SYMMETRIC_DECAY, FAVOURS_EARLY, FAVOURS_LATE, FLAT, IRREGULAR),
+    FP_DISTANCE: (PROXIMITY_REWARDING, PROXIMITY_AWARE, DISTANCE_BLIND, FAR_PREFERRED, IRREGULAR),
+    SPILL_OVER: (PENALISED, FREE, REWARDED, IRREGULAR),
+    REDUNDANCY: (NEUTRAL, PENALISED, REWARDED, IRREGULAR),
+    NORMAL_PADDING: (INVARIANT, SENSITIVE),
+    TIME_REVERSAL: (NEUTRAL, DIRECTION_SENSITIVE),
+    LABEL_SWAP_DUALITY: (DUAL, NOT_DUAL),
+    CONCATENATION: (MICRO, MACRO, NEITHER),
+    RANKING_CONSISTENCY: (CONSISTENT, WEAK, INSENSITIVE, INCONSISTENT),
+    NOISE_ROBUSTNESS: (ROBUST, SENSITIVE),
+    TRANSFORM_INVARIANCE: (INVARIANT, NOT_INVARIANT),
+    TIES: (TIE_NEUTRAL, OPTIMISTIC, PESSIMISTIC),
+    CHANCE_ORDERING: (ORDERED, CONSTANT_OVERRATED, DISORDERED),
+}
+PROPERTY_VALUES = {name: values + (NOT_APPLICABLE,) for name, values in PROPERTY_VALUES.items()}
+
+#: What an audit runs: the paper's Table 5 (the default), the metric properties, or both.
+SUITE_TABLE5, SUITE_PROPERTIES, SUITE_ALL = "table5", "properties", "all"
+SUITES: tuple[str, ...] = (SUITE_TABLE5, SUITE_PROPERTIES, SUITE_ALL)
+
 # -- the status of one case (the outcome of the evaluator's calls on it) -----------------------------
 
 OK = "ok"
@@ -153,6 +217,23 @@ UNEXPECTED_PASS = "unexpected_pass"
 UNDETERMINED = "undetermined"
 #: Not run in this session (e.g. deselected with ``-k``).
 NOT_RUN = "not_run"
+#: A metric property observed without a declared expectation: reported, never failed.
+REPORTED = "reported"
 
 #: Every item status.
-ITEM_STATUSES: tuple[str, ...] = (PASSED, FAILED, DEVIATION, UNEXPECTED_PASS, UNDETERMINED, NOT_APPLICABLE, NOT_RUN)
+ITEM_STATUSES: tuple[str, ...] = (PASSED, FAILED, DEVIATION, UNEXPECTED_PASS, UNDETERMINED, NOT_APPLICABLE, NOT_RUN,
+                                  REPORTED)
+
+
+# -- differential families (oipr_bench.testing.families; items differential[<family>]) -------------
+RANDOM_DENSITY = "random_density"
+CLOSE_EVENTS = "close_events"
+K_BOUNDARY = "k_boundary"
+BOUNDARY_EVENTS = "boundary_events"
+ONE_POINT_EVENTS = "one_point_events"
+NO_ANOMALY = "no_anomaly"
+CONSTANT_PREDICTIONS = "constant_predictions"
+LONG_SERIES = "long_series"
+#: The named families of generated series pairs a differential run compares, in report order.
+FAMILIES: tuple[str, ...] = (RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY,
+                             CONSTANT_PREDICTIONS, LONG_SERIES)

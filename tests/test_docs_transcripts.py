@@ -171,12 +171,15 @@ DOTTED = re.compile(r"\boipr_bench(?:\.[A-Za-z_]\w*)+")
 def _resolves(dotted: str) -> bool:
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
+        name = ".".join(parts[:cut])
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", DeprecationWarning)
-                obj = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
+                obj = importlib.import_module(name)
+        except (ImportError, DeprecationWarning):
             continue
+        if obj.__name__ != name:  # an old 0.2 path, aliased to its new module by oipr_bench._legacy
+            return False
         for attr in parts[cut:]:
             if not hasattr(obj, attr):
                 return False

@@ -37,7 +37,7 @@ def test_manifest_hashes_match_the_committed_files():
     """A file whose content changes without a new hash in the manifest fails here."""
     folder = data_dir("scenarios")
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["dataset_version"] == scenarios.DATASET_VERSION
+    assert manifest["dataset_version"] == scenarios.TABLE_A1_VERSION
     assert manifest["n_cases"] == 25
     assert [e["path"] for e in manifest["files"]] == EXPECTED_FILES[:-1]
     for entry in manifest["files"]:
@@ -70,8 +70,10 @@ def test_written_files_load(tmp_path):
 def test_cli_build_scenarios_out(tmp_path, capsys):
     out = tmp_path / "nested" / "fixtures"
     assert main(["build-scenarios", "--out", str(out)]) == 0
-    assert "wrote 10 files" in capsys.readouterr().out
-    assert sorted(p.name for p in out.iterdir()) == sorted(EXPECTED_FILES)
+    printed = capsys.readouterr().out
+    assert "wrote 10 files" in printed and "wrote 14 property family files" in printed
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == sorted(EXPECTED_FILES)
+    assert (out / "properties" / "manifest.json").read_bytes() == (data_dir("scenarios") / "properties" / "manifest.json").read_bytes()
     assert (out / "manifest.json").read_bytes() == (data_dir("scenarios") / "manifest.json").read_bytes()
 
 

@@ -59,7 +59,10 @@ def test_valid_options_are_normalised():
     assert o.tolerance == 0.0 and o.hypothesis_examples is None
     assert o.comparison == "reference" and o.comparison_tolerance == 0.0
     assert AuditOptions(reference="OIPR").reference_params["l_obs"] == 4 * AuditOptions(reference="OIPR").reference_params["l_dis"]
-    assert AuditOptions().recorded() == {"timeout": None, "isolate": False, "hypothesis_examples": None}
+    assert AuditOptions().recorded() == {"timeout": None, "isolate": False, "hypothesis_examples": None,
+                                         "suite": "table5"}
+    assert AuditOptions().recorded("scores")["suite"] == "all"
+    assert AuditOptions(suite="properties").recorded("scores")["suite"] == "properties"
 
 
 def test_one_error_phrased_for_each_front_end():

@@ -91,7 +91,7 @@ def test_stored_files_cover_every_case_and_evaluator(stored_dir):
         doc = json.loads((stored_dir / file_name).read_text(encoding="utf-8"))
         assert doc["evaluator"] == name
         assert doc["params"] == json.loads(json.dumps(evaluators.get(name).params))
-        assert doc["dataset_version"] == scenarios.DATASET_VERSION
+        assert doc["dataset_version"] == scenarios.TABLE_A1_VERSION
         assert [row["case_id"] for row in doc["cases"]] == case_ids
 
 
@@ -156,7 +156,7 @@ def test_cli_write_then_check(tmp_path, capsys):
     assert main(["reference", "--write", "--dir", str(tmp_path)]) == 0
     assert main(["reference", "--check", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "9 files up to date" in out
+    assert "10 files up to date" in out
 
 
 def test_check_detects_a_tampered_value(copy_dir, capsys):

@@ -32,11 +32,13 @@ __all__ = [
     "NOT_APPLICABLE",
     "SANITY_NAMES",
     "SANITY_VALUES",
+    "SANITY_OK",
     "judge_sanity",
 ]
 
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
+from ..vocabulary import METRIC_PROPERTIES, PROPERTY_VALUES  # noqa: E402
 from ..vocabulary import NO, PROPERTY_SEARCH, SANITY_CHECKS, YES  # noqa: E402
 
 #: Sanity checks can be declared too: ``yes`` (the default) the check passes, ``no`` it fails as expected
@@ -44,6 +46,8 @@ from ..vocabulary import NO, PROPERTY_SEARCH, SANITY_CHECKS, YES  # noqa: E402
 SANITY_NAMES: tuple[str, ...] = SANITY_CHECKS + (PROPERTY_SEARCH,)
 SANITY_VALUES: tuple[str, ...] = (YES, NO)
 SANITY_DEFAULT: tuple[str, ...] = (YES,)
+#: Sanity statuses that are not a problem: passed, or a declared failure (and its unexpected pass).
+SANITY_OK: tuple[str, ...] = (PASSED, DEVIATION, UNEXPECTED_PASS)
 
 
 
@@ -71,13 +75,14 @@ class Expectation:
 
     @property
     def default(self) -> tuple[str, ...]:
-        """OIPR's value(s): the default expectation (``yes`` for a sanity check: it passes)."""
-        return ch.DEFAULT_EXPECTED.get(self.name, SANITY_DEFAULT)
+        """OIPR's value(s): the default expectation; ``yes`` for a sanity check (it passes); none for a
+        metric property (reported, not judged)."""
+        return ch.DEFAULT_EXPECTED.get(self.name, SANITY_DEFAULT if self.name in SANITY_NAMES else ())
 
     @property
     def deviation(self) -> bool:
-        """True when the declaration shares no value with the default: a declared deviation."""
-        return not set(self.values) & set(self.default)
+        """True when the declaration shares no value with a default: a declared deviation (characteristics only)."""
+        return bool(self.default) and not set(self.values) & set(self.default)
 
     def describe(self) -> str:
         """``"no (declared by --expect)"``-style text."""
@@ -87,11 +92,11 @@ class Expectation:
 
 
 def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
-    allowed = ch.VALUES.get(name) or (SANITY_VALUES if name in SANITY_NAMES else None)
+    allowed = ch.VALUES.get(name) or PROPERTY_VALUES.get(name) or (SANITY_VALUES if name in SANITY_NAMES else None)
     if allowed is None:
         raise UsageError(
-            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)}; "
-            f"sanity checks (yes/no): {', '.join(SANITY_NAMES)}"
+            f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)} "
+            f"(metric properties: {', '.join(METRIC_PROPERTIES)}; sanity checks, yes or no: {', '.join(SANITY_NAMES)})"
         )
     raw = value if isinstance(value, (list, tuple)) else [value]
     if not raw:

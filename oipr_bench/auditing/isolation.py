@@ -1,10 +1,7 @@
 """Fences around a call of a user's evaluator (used by :mod:`oipr_bench.auditing.runner`).
 
-* :func:`evaluator_streams`: while the evaluator runs, whatever it prints
-  (``print``, ``sys.stdout.write`` or a raw write to file descriptor 1) goes
-  to **stderr**, so a report written to stdout (``--format json``) stays
-  valid; and closing or replacing ``sys.stdout``/``sys.stderr`` inside the
-  evaluator does not affect the caller afterwards.
+* :func:`~oipr_bench.auditing.streams.evaluator_streams` (re-exported): the
+  evaluator's output goes to stderr (see :mod:`oipr_bench.auditing.streams`).
 * :class:`SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
   evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
 * :func:`watch_parent`: an isolated worker process dies with its parent
@@ -29,6 +26,9 @@ from typing import Any, Callable, Iterator, TypeVar
 
 from ..errors import UsageError
 from ..guards import clip, describe_exception, printable
+from .streams import evaluator_streams
+
+__all__ = ["outcome_text", "SigintWatch", "watch_parent", "described", "guarded", "evaluator_streams"]
 
 T = TypeVar("T")
 
@@ -39,69 +39,6 @@ MAX_MESSAGE = 500
 def outcome_text(message: str) -> str:
     """An outcome message: printable (no terminal escapes) and clipped."""
     return printable(clip(message, MAX_MESSAGE))
-
-
-class _StreamGuard:
-    """Stands in for ``sys.stdout``/``sys.stderr`` during a call: writes go to ``target``; ``close`` is ignored."""
-
-    def __init__(self, target: Any) -> None:
-        self._target = target
-
-    def write(self, text: str) -> int:
-        if self._target is None:
-            return len(text)
-        return self._target.write(text)
-
-    def flush(self) -> None:
-        if self._target is not None:
-            self._target.flush()
-
-    def close(self) -> None:
-        """An evaluator closing ``sys.stdout`` must not close the caller's stream."""
-
-    @property
-    def closed(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._target, name)
-
-
-def _flush(*streams: Any) -> None:
-    for stream in streams:
-        try:
-            stream.flush()
-        except Exception:
-            pass
-
-
-@contextmanager
-def evaluator_streams() -> Iterator[None]:
-    """Send the evaluator's stdout to stderr and restore both streams afterwards.
-
-    File descriptor 1 is pointed at descriptor 2 for the duration (so output
-    from C code or ``os.write(1, ...)`` is redirected too) when both exist.
-    Not thread-safe: calls from several threads at once share ``sys.stdout``.
-    """
-    saved_out, saved_err = sys.stdout, sys.stderr
-    _flush(saved_out, saved_err)
-    saved_fd = None
-    try:
-        saved_fd = os.dup(1)
-        os.dup2(2, 1)
-    except OSError:
-        if saved_fd is not None:
-            os.close(saved_fd)
-            saved_fd = None
-    sys.stdout, sys.stderr = _StreamGuard(saved_err), _StreamGuard(saved_err)
-    try:
-        yield
-    finally:
-        _flush(sys.stdout, sys.stderr, saved_err)
-        sys.stdout, sys.stderr = saved_out, saved_err
-        if saved_fd is not None:
-            os.dup2(saved_fd, 1)
-            os.close(saved_fd)
 
 
 class SigintWatch:

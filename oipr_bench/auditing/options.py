@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
 from .runner import MAX_TIMEOUT
+from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
 __all__ = [
     "AuditOptions",
@@ -68,6 +70,11 @@ CLI_FLAGS: dict[str, str] = {
     "input_kind": "--input",
     "higher_is_better": "--lower-is-better",
     "bounds": "--bounds",
+    "suite": "--suite",
+    "differential": "--differential",
+    "seed": "--seed",
+    "shrink_budget": "--shrink-budget",
+    "cases": "--cases",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -78,6 +85,11 @@ PLUGIN_FLAGS: dict[str, str] = {
     "input_kind": "--oipr-input",
     "higher_is_better": "--oipr-lower-is-better",
     "bounds": "--oipr-bounds",
+    "suite": "--oipr-suite",
+    "differential": "--oipr-differential",
+    "seed": "--oipr-seed",
+    "shrink_budget": "--oipr-shrink-budget",
+    "cases": "--oipr-cases",
 }
 
 
@@ -155,6 +167,17 @@ class AuditOptions:
     bounds : (lo, hi), "LO:HI" or None
         Range of a scalar score (an end None or empty for open); None: its
         attribute, else (0, 1).  Stored as a pair of floats (open = +-inf).
+    suite : {"table5", "properties", "all"} or None
+        What to run besides the sanity checks: the paper's Table 5 (cases and
+        characteristics; the default for a metric taking 0/1 predictions), the
+        metric properties (:mod:`oipr_bench.auditing.properties`), or both (the
+        default for a metric taking scores, so a score run exercises scores).
+    differential, seed, shrink_budget : int, int, float or None
+        With ``reference``: compare with it on ``differential`` generated pairs per family, seeded by
+        ``seed`` (default 0), shrinking for at most ``shrink_budget`` s (default 30); see
+        :mod:`oipr_bench.auditing.differential`.  ``differential`` None or 0: off (and no seed or budget).
+    cases : path or None
+        A file of the user's own cases in the dataset's scenario format (:mod:`oipr_bench.scenarios.loader`).
 
     Raises
     ------
@@ -174,6 +197,11 @@ class AuditOptions:
     input_kind: str | None = None
     higher_is_better: bool | None = None
     bounds: Any = None
+    suite: str | None = None
+    differential: int | None = None
+    seed: int | None = None
+    shrink_budget: float | None = None
+    cases: Any = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -182,7 +210,10 @@ class AuditOptions:
                 raise OptionError(f"{{{name}}} must be True or False, got {getattr(self, name)!r}", name)
         self._check_hypothesis_examples()
         self._check_reference()
+        self._check_differential()
         self._check_declarations()
+        if self.suite is not None and self.suite not in SUITES:
+            raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -226,6 +257,18 @@ class AuditOptions:
         if tol is not None:
             object.__setattr__(self, "tolerance", float(tol))
         object.__setattr__(self, "reference_params", self._reference_evaluator_params())
+
+    def _check_differential(self) -> None:
+        from .differential import checked_options
+
+        n, seed, budget, problem = checked_options(self.differential, self.seed, self.shrink_budget, self.reference)
+        if problem:
+            raise OptionError(*problem)
+        if self.cases is not None and not isinstance(self.cases, (str, os.PathLike)):
+            raise OptionError(f"{{cases}} must be the path of a case file, got {type(self.cases).__name__}", "cases")
+        object.__setattr__(self, "differential", n)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "shrink_budget", budget)
 
     def _reference_evaluator_params(self) -> dict[str, Any]:
         from ..evaluators import NAMES, get
@@ -280,9 +323,21 @@ class AuditOptions:
         """The tolerance of the comparison with the reference values (``tolerance`` or its default)."""
         return DEFAULT_TOLERANCE if self.tolerance is None else self.tolerance
 
-    def recorded(self) -> dict[str, Any]:
+    def suite_for(self, input_kind: str) -> str:
+        """The suite in force: ``suite``, else ``all`` for a metric taking scores and ``table5`` otherwise."""
+        if self.suite is not None:
+            return self.suite
+        return SUITE_ALL if input_kind == "scores" else SUITE_TABLE5
+
+    def recorded(self, input_kind: str = "binary") -> dict[str, Any]:
         """The run options a report records (``options`` in ``schema/report.schema.json``)."""
-        return {"timeout": self.timeout, "isolate": self.isolate, "hypothesis_examples": self.hypothesis_examples}
+        out: dict[str, Any] = {"timeout": self.timeout, "isolate": self.isolate,
+                               "hypothesis_examples": self.hypothesis_examples, "suite": self.suite_for(input_kind)}
+        if self.differential is not None:
+            out.update(differential=self.differential, seed=self.seed, shrink_budget=self.shrink_budget)
+        if self.cases is not None:
+            out["cases"] = os.path.abspath(os.fspath(self.cases))
+        return out
 
 
 def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:

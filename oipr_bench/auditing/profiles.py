@@ -29,19 +29,24 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from . import characteristics as ch
-from .case_runs import pw_baseline, run_case
-from .comparison import compare_case, reference_info
-from .expectations import expectations_from, judge, judge_sanity, merge_expectations
+from .case_runs import anchor_scores, bounds_violation, pw_baseline, run_case
+from .case_sets import cases_with, user_cases_of, user_reference
+from .comparison import compare_case
+from .assembly import assemble_profile
+from .differential import DifferentialResult, run_configured
+from .expectations import expectations_from, judge, merge_expectations
 from .options import AuditOptions, declared_expectations
 from .resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 from .declarations import declarations_of
 from .readings import KIND_PR, KIND_SCORE
-from .coerce import OUT_OF_BOUNDS
 from .runner import CallOutcome, Caller
-from .sanity import SanityContext, run_check
+from .sanity import SanityContext, judged, run_check
 from ..evaluators.score import Score
-from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAILED, PASSED, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from .properties import run_property
+from .property_results import PropertyResult
+from ..vocabulary import BAD_RESULT, CHARACTERISTICS, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
+from ..vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -79,18 +84,28 @@ class AuditSession:
         self._sanity: dict[str, SanityResult] = {}
         self._ref_results: dict[str, ReferenceResult] = {}
         self._ref_values: dict[str, Any] | None = None
+        self._prop_results: dict[str, PropertyResult] = {}
+        #: What runs besides the sanity checks: table5, properties or all (:meth:`AuditOptions.suite_for`).
+        self.suite = self.options.suite_for(self.declarations.input_kind)
+        self._diff_results: dict[str, DifferentialResult] = {}
+        #: The user's own cases (``options.cases``), loaded and validated up front.
+        self.user_cases: list[Any] = user_cases_of(self.options)
+
+    @property
+    def runs_table5(self) -> bool:
+        """True when the suite holds the cases and characteristics of Table 5."""
+        return self.suite in (SUITE_TABLE5, SUITE_ALL)
+
+    @property
+    def runs_properties(self) -> bool:
+        """True when the suite holds the metric properties."""
+        return self.suite in (SUITE_PROPERTIES, SUITE_ALL)
 
     @property
     def cases(self) -> dict[str, Any]:
         """The dataset's cases by id (loaded once)."""
         if self._cases is None:
-            from .. import scenarios
-
-            from .characteristics import REQUIRED_CASES
-
-            cases = scenarios.load()
-            scenarios.loader.check_complete(cases, [c for ids in REQUIRED_CASES.values() for c in ids])
-            self._cases = {c.id: c for c in cases}
+            self._cases = cases_with(self.user_cases)
         return self._cases
 
     @property
@@ -155,23 +170,12 @@ class AuditSession:
             self._char_results[name] = self._derive(name)
         return self._char_results[name]
 
-    def bounds_violation(self) -> str:
-        """The first case whose score left the declared bounds (every case is run), or ``""``.
-
-        A score outside its declared range means the declaration is wrong, so no characteristic is
-        derived from the cases that happened to stay inside it.
-        """
-        for case_id in self.cases:
-            res = self.case_result(case_id)
-            if res.status == BAD_RESULT and OUT_OF_BOUNDS in res.message:
-                return f"case {case_id}: {res.message}"
-        return ""
-
     def _derive(self, name: str) -> CharacteristicResult:
         expectation = self.expectations[name]
         needed = ch.REQUIRED_CASES[name]
         results = [self.case_result(c) for c in needed]
-        violation = self.bounds_violation() if self.kind == KIND_SCORE else ""
+        # a score outside its declared bounds: the declaration is wrong, so no verdict from the other cases
+        violation = bounds_violation([self.case_result(c) for c in self.cases]) if self.kind == KIND_SCORE else ""
         if violation:
             return CharacteristicResult(name, None, expectation, UNDETERMINED, None,
                                         f"no verdict while a score lies outside the declared bounds: {violation}")
@@ -183,15 +187,7 @@ class AuditSession:
         decl, kind = self.declarations, self.kind or KIND_PR
         obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
         anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
-        empty, perfect, problems = {}, {}, {}
-        for cid in anchored:
-            none, best = self.anchors(cid)
-            bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
-            if bad:
-                problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})"
-                                          for what, o in bad)
-                continue
-            empty[cid], perfect[cid] = none.score, best.score
+        empty, perfect, problems = anchor_scores({cid: self.anchors(cid) for cid in anchored})
         obs = ch.Observations(
             scores=scores,  # type: ignore[arg-type]
             baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
@@ -217,20 +213,17 @@ class AuditSession:
             o = self.options
             ctx = SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
                                 o.hypothesis_examples, self.declarations, lambda: self.kind)
-            self._sanity[name] = self._judged(run_check(name, ctx))
+            self._sanity[name] = judged(run_check(name, ctx), self.expectations.get(name))
         return self._sanity[name]
 
-    def _judged(self, res: SanityResult) -> SanityResult:
-        """``res`` against a declared expectation of the check (``--expect discriminates=no``), if any."""
-        exp = self.expectations.get(res.name)
-        if exp is None or res.status not in (PASSED, FAILED):
-            return res
-        status = judge_sanity(res.status == PASSED, exp)
-        if status == res.status:
-            return res
-        why = f": {exp.reason}" if exp.reason else ""
-        note = f"declared {res.name}={'|'.join(exp.values)} ({exp.source}{why})"
-        return SanityResult(res.name, status, f"{note}; {res.message}" if res.message else note)
+    def property_result(self, name: str) -> PropertyResult:
+        """Run metric property ``name`` on its scenario family (cached; see :mod:`oipr_bench.auditing.properties`)."""
+        if name not in self._prop_results:
+            from ..scenarios.family_files import family
+
+            self._prop_results[name] = run_property(name, family(name), self.call, self.declarations,
+                                                    lambda: self.kind, self.expectations.get(name))
+        return self._prop_results[name]
 
     def reference_result(self, case_id: str) -> ReferenceResult:
         """Compare the evaluator's result on ``case_id`` with the reference (cached)."""
@@ -241,29 +234,49 @@ class AuditSession:
                 if self.options.reference is None:
                     raise KeyError("no reference evaluator given")
                 self._ref_values = reference_values(self.options.reference, **self.options.reference_params)
-            ref = self._ref_values[case_id]
-            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, self.options)
+            ref = self._ref_values.get(case_id)
+            options = self.options
+            if ref is None:  # a user's case: the reference computed here, compared with it (no Table A1 row)
+                ref, options = user_reference(self.cases[case_id], options)
+            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, options)
         return self._ref_results[case_id]
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The differential families of this session (all of them with ``differential``, else none)."""
+        return FAMILIES if self.options.differential else ()
+
+    def differential_result(self, family: str) -> DifferentialResult:
+        """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
+        if family not in self._diff_results:
+            self._diff_results[family] = run_configured(self.call, self.options, family)
+        return self._diff_results[family]
 
     # -- all at once -----------------------------------------------------------------------------
 
     def run_all(self) -> Profile:
-        """Run every case, characteristic, sanity check (unless ``sanity=False``) and reference comparison."""
-        for cid in self.cases:
+        """Run what the suite holds: cases and characteristics, properties; sanity checks (unless
+        ``sanity=False``) and reference comparisons (with Table 5)."""
+        for cid in self.cases if self.runs_table5 else ():
             self.case_result(cid)
         if self.options.sanity:
             for name in self.sanity_checks:
                 self.sanity_result(name)
-        for name in CHARACTERISTICS:
+        for name in CHARACTERISTICS if self.runs_table5 else ():
             self.characteristic_result(name)
-        if self.options.reference is not None:
+        for name in METRIC_PROPERTIES if self.runs_properties else ():
+            self.property_result(name)
+        if self.options.reference is not None and self.runs_table5:
             for cid in self.cases:
                 self.reference_result(cid)
+        for family in self.families:
+            self.differential_result(family)
         return self.profile()
 
     def profile(self) -> Profile:
         """A :class:`Profile` of what has been run so far."""
-        return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results)
+        return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results,
+                             self._prop_results, self._diff_results)
 
     def assemble(
         self,
@@ -271,30 +284,16 @@ class AuditSession:
         characteristic_results: Mapping[str, CharacteristicResult],
         sanity_results: Mapping[str, SanityResult],
         reference_results: Mapping[str, ReferenceResult],
+        property_results: Mapping[str, PropertyResult] | None = None,
+        differential_results: Mapping[str, DifferentialResult] | None = None,
     ) -> Profile:
         """A :class:`Profile` of this session's evaluator and options from the given results, in report order.
 
-        The plugin passes the results gathered from its items' reports (also from xdist workers).
+        The plugin passes the results gathered from its items' reports (also from xdist workers);
+        :func:`oipr_bench.auditing.assembly.assemble_profile` puts them in order.
         """
-        from .._version import __version__
-        from ..scenarios import DATASET_VERSION
-
-        order = list(self.cases)
-        kinds = [r.kind for r in case_results.values() if r.ok]
-        return Profile(
-            evaluator=self.resolved.name,
-            params=dict(self.resolved.params),
-            case_results={c: case_results[c] for c in order if c in case_results},
-            characteristic_results={n: characteristic_results[n] for n in CHARACTERISTICS if n in characteristic_results},
-            sanity_results={n: sanity_results[n] for n in self.sanity_checks if n in sanity_results},
-            reference_results={c: reference_results[c] for c in order if c in reference_results},
-            reference=reference_info(self.options),
-            options=self.options.recorded(),
-            package_version=__version__,
-            dataset_version=DATASET_VERSION,
-            kind=kinds[0] if kinds else self.kind,
-            declarations=self.declarations,
-        )
+        return assemble_profile(self, case_results, characteristic_results, sanity_results, reference_results,
+                                property_results or {}, differential_results or {})
 
 
 def audit(
@@ -312,6 +311,11 @@ def audit(
     input: str | None = None,
     higher_is_better: bool | None = None,
     bounds: Any = None,
+    suite: str | None = None,
+    differential: int | None = None,
+    seed: int | None = None,
+    shrink_budget: float | None = None,
+    cases: Any = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -338,12 +342,21 @@ def audit(
         Also run the ``property-search`` sanity check with this many examples per property.
     input : {"binary", "scores"}, optional
         What the evaluator takes; ``"scores"`` hands ``y_pred`` over as float64
-        (the 0/1 prediction as 0.0/1.0).  Default: its ``input_kind`` attribute, else binary.
+        (on Table 5's cases the 0/1 prediction as 0.0/1.0; the score properties' families hold real
+        scores, and ``"scores"`` makes ``all`` the default suite).  Default: its ``input_kind``
+        attribute, else binary.
     higher_is_better : bool, optional
         Orientation of a scalar score.  Default: its ``higher_is_better`` attribute, else True.
     bounds : (lo, hi), optional
         Range of a scalar score, either end None for open.  Default: its ``bounds``
         attribute, else (0, 1).  See docs/scalar-metrics.md.
+    suite : {"table5", "properties", "all"}, optional
+        What to run: Table 5 (default for 0/1 input), the metric properties
+        (docs/properties.md), or both (default for ``input="scores"``).
+    differential, seed, shrink_budget, cases : optional
+        With ``reference``: compare with it on ``differential`` generated pairs per family (seeded,
+        shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
+        format, run like the built-in ones.  See docs/regression-testing.md.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -373,6 +386,11 @@ def audit(
         input_kind=input,
         higher_is_better=higher_is_better,
         bounds=bounds,
+        suite=suite,
+        differential=differential,
+        seed=seed,
+        shrink_budget=shrink_budget,
+        cases=cases,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

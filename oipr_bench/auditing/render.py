@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Sequence
 
 from .readings import KIND_PR, KIND_SCORE
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
+from ..vocabulary import REPORTED, SUITE_PROPERTIES, SUITE_TABLE5
 
 if TYPE_CHECKING:  # pragma: no cover
     from .results import Profile
 
-__all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_cases"]
+__all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_properties", "render_cases"]
 
 #: How each status is shown in tables.
 STATUS_TEXT = {
@@ -27,6 +28,7 @@ STATUS_TEXT = {
     UNDETERMINED: "UNDETERMINED",
     NOT_APPLICABLE: "not applicable",
     NOT_RUN: "not run",
+    REPORTED: "reported",
 }
 
 
@@ -73,6 +75,15 @@ def render_characteristics(profile: "Profile", markdown: bool = False) -> list[s
     return table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
 
 
+def render_properties(profile: "Profile", markdown: bool = False) -> list[str]:
+    """The metric properties table: property, input, observed, expected, status, evidence."""
+    rows = []
+    for r in profile.property_results.values():
+        exp = "-" if r.expectation is None else " or ".join(r.expectation.values) + f" [{r.expectation.source}]"
+        rows.append([r.name, r.input, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
+    return table(["property", "input", "observed", "expected", "status", "evidence"], rows, markdown)
+
+
 def render_cases(profile: "Profile", markdown: bool = False) -> list[str]:
     """The compact per-case table: P, R, F1 (means for random cases) and status."""
     scalar = profile.kind == KIND_SCORE
@@ -101,6 +112,23 @@ def describe_kind(profile: "Profile") -> str:
     return f"evaluator kind {profile.kind or '-'}: takes {takes}, returns {returns}"
 
 
+def render_differential(profile: "Profile") -> list[str]:
+    """Lines on the differential run: one per family, and each failing family's shrunk counterexample."""
+    res = list(profile.differential_results.values())
+    if not res:
+        return []
+    first = res[0]
+    lines = ["", f"differential against {profile.reference['name'] if profile.reference else '-'} "
+                 f"(seed {first.seed}, {first.n} pairs per family):"]
+    for r in res:
+        if r.status == PASSED:
+            lines.append(f"  {r.family}: {STATUS_TEXT[PASSED]} ({r.checked} pairs, {r.seconds:.2f} s)")
+        else:
+            lines.append(f"  {r.family}: {STATUS_TEXT[FAILED]} at pair {(r.index or 0) + 1}")
+            lines += [f"    {line}" for line in r.message.splitlines()[1:]]
+    return lines
+
+
 def render_profile(profile: "Profile", markdown: bool = False) -> str:
     """The whole profile as text: header, characteristics, sanity, reference, cases.
 
@@ -111,10 +139,19 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
     lines = [
         f"{'## ' if markdown else ''}oipr-bench profile of {profile.evaluator} (parameters: {params})",
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
+        f"signature: {profile.signature}",
         describe_kind(profile),
         "",
     ]
-    lines += render_characteristics(profile, markdown)
+    suite = profile.options.get("suite", SUITE_TABLE5)
+    if suite != SUITE_PROPERTIES:
+        if profile.declarations.input_kind == "scores":
+            lines += ["Table 5 (its 0/1 predictions handed over as 0.0/1.0 scores)"]
+        lines += render_characteristics(profile, markdown)
+    if suite != SUITE_TABLE5:
+        lines += ([""] if suite != SUITE_PROPERTIES else []) + [
+                  "metric properties (reported, not judged, unless declared; docs/properties.md)"]
+        lines += render_properties(profile, markdown)
     if profile.sanity_results:
         lines += ["", "sanity: " + ", ".join(
             f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
@@ -126,7 +163,9 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
-    shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
-    lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
-    lines += render_cases(profile, markdown)
+    lines += render_differential(profile)
+    if suite != SUITE_PROPERTIES:
+        shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+        lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
+        lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"

@@ -14,17 +14,16 @@ from typing import Any, Mapping
 from . import characteristics as ch
 from ..errors import FixtureError
 from ..evaluators.score import Score
-from .expectations import Expectation
+from .expectations import SANITY_OK, Expectation
 from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
+from .property_results import PropertyResult
 from .readings import KIND_PR, KIND_SCORE
-from ..vocabulary import DEVIATION, FAILED, OK, PASSED, UNDETERMINED, UNEXPECTED_PASS, kind_of
+from .report_upgrade import REPORT_FORMAT, upgrade_report
+from ..vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
+from .differential import DifferentialResult
+from .signature import signature_of
 
-#: Sanity statuses that are not a problem: passed, or a declared failure (and its unexpected pass).
-SANITY_OK: tuple[str, ...] = (PASSED, DEVIATION, UNEXPECTED_PASS)
-
-#: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 2)
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
 
@@ -157,8 +156,7 @@ class CharacteristicResult:
 
 @dataclass(frozen=True)
 class SanityResult:
-    """Outcome of one sanity check (``passed`` or ``failed``, and why; ``deviation`` or
-    ``unexpected_pass`` when declared ``--expect NAME=no``, ``undetermined`` when it observed nothing)."""
+    """Outcome of one sanity check (passed, failed, undetermined, or declared: deviation, unexpected_pass)."""
 
     name: str
     status: str
@@ -219,6 +217,8 @@ class Profile:
     sanity_results : dict of str to SanityResult
     reference_results : dict of str to ReferenceResult
         Empty unless a reference evaluator was given.
+    differential_results : dict of str to DifferentialResult
+        Per family of a differential run (:mod:`oipr_bench.auditing.differential`).
     reference : dict or None
         ``{"name", "params", "against", "tolerance"}`` of the reference comparison.
     options : dict
@@ -228,6 +228,10 @@ class Profile:
         What the evaluator returns (None when no call succeeded).
     declarations : Declarations
         Input kind, orientation and bounds in force (:mod:`oipr_bench.auditing.declarations`).
+    property_results : dict of str to PropertyResult
+        The metric properties run (:mod:`oipr_bench.auditing.properties`), in report order.
+    fixtures : dict
+        ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
     """
 
     evaluator: str
@@ -236,12 +240,25 @@ class Profile:
     characteristic_results: dict[str, CharacteristicResult] = field(default_factory=dict)
     sanity_results: dict[str, SanityResult] = field(default_factory=dict)
     reference_results: dict[str, ReferenceResult] = field(default_factory=dict)
+    differential_results: dict[str, DifferentialResult] = field(default_factory=dict)
     reference: dict[str, Any] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     package_version: str = ""
     dataset_version: str = ""
     kind: str | None = None
     declarations: Declarations = field(default_factory=Declarations)
+    property_results: dict[str, PropertyResult] = field(default_factory=dict)
+    fixtures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def properties(self) -> dict[str, str | None]:
+        """Observed value per metric property run (None when it could not be determined)."""
+        return {n: r.observed for n, r in self.property_results.items()}
+
+    @property
+    def signature(self) -> str:
+        """The audit's signature line (:func:`oipr_bench.auditing.signature.signature_of`)."""
+        return signature_of(self)
 
     @property
     def characteristics(self) -> dict[str, str | None]:
@@ -276,6 +293,8 @@ class Profile:
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
+            and not any(r.counts_as_failure for r in self.property_results.values())
+            and all(r.status == PASSED for r in self.differential_results.values())
         )
 
     def failures(self) -> list[str]:
@@ -288,6 +307,10 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
         out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status not in SANITY_OK]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
+        out += [f"property[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}"
+                if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
+                for r in self.property_results.values() if r.counts_as_failure]
+        out += [r.failure_line for r in self.differential_results.values() if r.status != PASSED]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -306,6 +329,9 @@ class Profile:
             "reference": None
             if self.reference is None
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
+            "properties": [r.to_dict() for r in self.property_results.values()],
+            "differential": [r.to_dict() for r in self.differential_results.values()], "fixtures": jsonable(self.fixtures),
+            "signature": self.signature,
             "ok": self.ok,
         }
 
@@ -330,7 +356,7 @@ class Profile:
             or its layout version is newer than this oipr-bench reads.
         """
         if isinstance(d, Mapping) and d.get("format") == REPORT_FORMAT[0]:
-            d = _upgrade(d, source)
+            d = upgrade_report(d, source)
         problem = schema_problem(d, REPORT_SCHEMA_FILE) if isinstance(d, Mapping) else None
         if not isinstance(d, Mapping) or problem is not None:
             what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
@@ -344,12 +370,15 @@ class Profile:
             characteristic_results={c["name"]: CharacteristicResult.from_dict(c) for c in d["characteristics"]},
             sanity_results={s["name"]: SanityResult.from_dict(s) for s in d["sanity"]},
             reference_results={} if ref is None else {r["case_id"]: ReferenceResult.from_dict(r) for r in ref["results"]},
+            differential_results={r["family"]: DifferentialResult.from_dict(r) for r in d.get("differential", [])},
             reference=None if ref is None else {k: v for k, v in ref.items() if k != "results"},
             options=dict(d.get("options", {})),
             package_version=d["package"]["version"],
             dataset_version=d["dataset"]["version"],
             kind=d["evaluator"]["kind"],
             declarations=Declarations.from_dict(d["evaluator"]),
+            property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
+            fixtures=dict(d.get("fixtures") or {}),
         )
 
     def format(self, fmt: str = "table") -> str:
@@ -364,29 +393,6 @@ class Profile:
 
     def __str__(self) -> str:
         return self.format("table")
-
-
-def _upgrade(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
-    """A report of an older layout version in the current layout (version 1 -> 2)."""
-    version = d.get("format_version")
-    if version == REPORT_FORMAT[1] or not isinstance(version, int) or isinstance(version, bool):
-        return d
-    if version > REPORT_FORMAT[1]:
-        raise FixtureError(f"report layout version {version} is newer than this oipr-bench reads "
-                           f"(up to {REPORT_FORMAT[1]}); upgrade oipr-bench or re-run the audit",
-                           file=source, json_path="$.format_version")
-    if version != 1:
-        return d
-    ev = d.get("evaluator")
-    cases = d.get("cases")
-    if not isinstance(ev, Mapping) or not isinstance(cases, list):
-        return d
-    return {
-        **d,
-        "format_version": REPORT_FORMAT[1],
-        "evaluator": {**ev, "kind": KIND_PR, **Declarations().to_dict()},
-        "cases": [{**c, "score": c.get("f1")} if isinstance(c, Mapping) else c for c in cases],
-    }
 
 
 def one_line(message: str) -> str:

@@ -27,7 +27,8 @@ import numpy as np
 
 from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
 from ..guards import format_exception, safe_str
-from .isolation import SigintWatch, described, outcome_text, evaluator_streams, watch_parent
+from .isolation import SigintWatch, described, outcome_text, watch_parent
+from .streams import evaluator_streams
 from .readings import KIND_PR
 from ..evaluators.score import Score
 
@@ -183,6 +184,7 @@ def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = Non
     # A forked worker inherits pytest's faulthandler, which would dump a traceback of the whole
     # parent stack on a segfault; the parent reports the signal by name instead.
     faulthandler.disable()
+    _own_process_group()
     watch_parent(parent_pid)  # die with the parent, even while the evaluator spins
 
     while True:
@@ -207,6 +209,32 @@ def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = Non
         except Exception as exc:  # e.g. an unpicklable detail
             conn.send(CallOutcome(outcome.kind, outcome.score, outcome.message, f"(detail not transferable: {exc})",
                                   outcome.returned_f1, outcome.result_kind))
+
+
+def _own_process_group(pid: int = 0) -> None:
+    """Make process ``pid`` (0: this one) the leader of its own process group, where possible.
+
+    Everything the evaluator starts in a worker (subprocesses, forked children) joins that group,
+    so ending the worker ends them too (:func:`_kill_group`). Called by both sides, so there is no
+    moment when the worker runs outside its group.
+    """
+    try:
+        os.setpgid(pid, pid)
+    except (AttributeError, OSError):  # no process groups (Windows), or the worker is already gone
+        pass
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL every process left in the worker's process group (its own pid)."""
+    import signal
+
+    killpg = getattr(os, "killpg", None)
+    if killpg is None:
+        return
+    try:
+        killpg(pid, signal.SIGKILL)
+    except OSError:  # the group is already empty
+        pass
 
 
 def _mp_context() -> Any:
@@ -302,6 +330,7 @@ class Caller:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (pytest-xdist) on 3.12+
             proc.start()
+        _own_process_group(proc.pid)
         child_conn.close()
         self._proc, self._conn = proc, parent_conn
 
@@ -316,6 +345,7 @@ class Caller:
         if proc is not None:
             if proc.is_alive():
                 proc.kill()
+            _kill_group(proc.pid)  # the subprocesses and forks it left (orphans, sleeping children)
             proc.join(5)
 
     def _call_in_worker(self, y_true: np.ndarray, y_pred: np.ndarray, dtype: Any, pred_dtype: Any) -> CallOutcome:

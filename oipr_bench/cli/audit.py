@@ -7,8 +7,8 @@ error (bad module path, bad ``--param``, unknown characteristic or value).
 Its options are spelled once here (:func:`add_run_options`) and shared by ``report`` and
 ``atlas --evaluator``: the evaluator's parameters (``--param``), the declared expectations
 (``--expect``, ``--expect-file``), what it takes and returns (``--input``, ``--lower-is-better``,
-``--bounds``), how it runs (``--timeout``, ``--isolate``, ``--hypothesis-examples``) and the reference
-comparison.  Their values become one :class:`~oipr_bench.auditing.options.AuditOptions` through
+``--bounds``), how it runs (``--timeout``, ``--isolate``, ``--hypothesis-examples``, ``--suite``, ``--cases``) and
+the reference comparison (``--reference``, ``--differential``, ...).  Their values become one :class:`~oipr_bench.auditing.options.AuditOptions` through
 :func:`~oipr_bench.auditing.options.options_from_flags`, the rule the pytest plugin uses too (with
 its ``--oipr-`` spellings); the three commands exit alike (:func:`exit_code`).
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-
 from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text, check_output
@@ -49,7 +48,8 @@ RUN_OPTIONS: dict[str, str] = {
     "param": "--param", "expect": "--expect", "expect_file": "--expect-file", "reference": "--reference",
     "reference_param": "--reference-param", "against": "--against", "tolerance": "--tolerance",
     "timeout": "--timeout", "isolate": "--isolate", "hypothesis_examples": "--hypothesis-examples",
-    "input": "--input", "lower_is_better": "--lower-is-better", "bounds": "--bounds",
+    "input": "--input", "lower_is_better": "--lower-is-better", "bounds": "--bounds", "cases": "--cases",
+    "differential": "--differential", "seed": "--seed", "shrink_budget": "--shrink-budget", "suite": "--suite",
 }
 
 
@@ -66,12 +66,23 @@ def add_run_options(parser: argparse.ArgumentParser, *, param_aliases: tuple[str
                         help="with --reference: compare with our reference values (default) or the paper's Table A1")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="with --reference: tolerance of the comparison (default 1e-9)")
+    parser.add_argument("--cases", metavar="FILE", default=None,
+                        help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
     parser.add_argument("--isolate", action="store_true", help="run every call in a worker process")
     parser.add_argument("--hypothesis-examples", type=int, default=0, metavar="N",
                         help="add the property-search sanity check: a derandomized hypothesis search of N examples "
                         "per model-free property (default 0 = off)")
+    parser.add_argument("--differential", type=int, default=0, metavar="N",
+                        help="with --reference: also compare with it on N generated series pairs per family, shrinking "
+                        "the first difference (default 0 = off)")
+    parser.add_argument("--seed", type=int, default=None, help="with --differential: seed of the generated pairs (default 0)")
+    parser.add_argument("--shrink-budget", type=float, default=None, metavar="SECONDS",
+                        help="with --differential: seconds the shrinking may take (default 30)")
     add_declaration_options(parser)
+    parser.add_argument("--suite", choices=("table5", "properties", "all"), default=None,
+                        help="what to run: the paper's Table 5 (default for 0/1 input), the metric properties "
+                        "(docs/properties.md), or all (default with --input scores)")
 
 
 def add_declaration_options(parser: argparse.ArgumentParser) -> None:
@@ -97,14 +108,15 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "timeout": args.timeout, "isolate": args.isolate, "reference": args.reference,
         "reference_param": args.reference_param, "against": args.against, "tolerance": args.tolerance,
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
-        "expect_file": args.expect_file, **declarations_from(args),
+        "expect_file": args.expect_file, "suite": getattr(args, "suite", None), "differential": args.differential,
+        "seed": args.seed, "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
     }, CLI_FLAGS)
 
 
 def given_run_options(args: argparse.Namespace) -> list[str]:
     """The flags of :func:`add_run_options` given on the command line (those not at their default)."""
     defaults = {"param": [], "expect": [], "reference_param": [], "isolate": False, "hypothesis_examples": 0,
-                "lower_is_better": False}
+                "lower_is_better": False, "differential": 0}
     return [flag for dest, flag in RUN_OPTIONS.items() if getattr(args, dest, None) != defaults.get(dest)]
 
 

@@ -1,7 +1,8 @@
 """``oipr-bench build-scenarios``: regenerate the special-scenario fixtures.
 
 Writes the nine scenario files and ``manifest.json`` deterministically (and
-atomically) from :mod:`oipr_bench.scenarios.definitions`.  In a source
+atomically) from :mod:`oipr_bench.scenarios.definitions`, and the property
+families of ``properties/`` from :mod:`oipr_bench.scenarios.family_files`.  In a source
 checkout the default destination is the repository's ``scenarios/`` folder;
 an installed package has no such folder, so ``--out`` is then required.
 """
@@ -37,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the fixtures; return the exit code."""
+    from ..scenarios.family_files import FAMILIES_FOLDER, write_families
     from ..scenarios.generator import write_dataset
 
     if args.out is not None:
@@ -51,4 +53,6 @@ def run(args: argparse.Namespace) -> int:
         out = root / "scenarios"
     written = write_dataset(out)
     print(f"wrote {len(written)} files to {out}", file=sys.stdout)
+    families = write_families(out)
+    print(f"wrote {len(families)} property family files to {out / FAMILIES_FOLDER}", file=sys.stdout)
     return 0

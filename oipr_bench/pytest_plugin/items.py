@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from ..vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED, UNEXPECTED_PASS
+from ..vocabulary import METRIC_PROPERTIES
 
 __all__ = ["STATE", "PluginState", "state_of", "MARKERS", "OiprCollector", "OiprItem", "OiprCheckFailed",
            "DeclaredDeviation"]
@@ -29,7 +30,8 @@ class PluginState:
         self.session = session
         self.case_ids = list(session.cases)
         self.strict = strict
-        self.gathered: dict[str, dict[str, dict[str, Any]]] = {"case": {}, "characteristic": {}, "sanity": {}, "reference": {}}
+        self.gathered: dict[str, dict[str, dict[str, Any]]] = {"case": {}, "characteristic": {}, "sanity": {}, "reference": {},
+                                                               "property": {}, "differential": {}}
         self.shipped_cases: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -42,6 +44,8 @@ class PluginState:
 
     def build_profile(self) -> Any:
         """The profile of what the items reported (on the xdist controller: from every worker)."""
+        from ..auditing.property_results import PropertyResult
+        from ..auditing.differential import DifferentialResult
         from ..auditing.results import CaseResult, CharacteristicResult, ReferenceResult, SanityResult
 
         g = self.gathered
@@ -50,6 +54,8 @@ class PluginState:
             {n: CharacteristicResult.from_dict(d) for n, d in g["characteristic"].items()},
             {n: SanityResult.from_dict(d) for n, d in g["sanity"].items()},
             {c: ReferenceResult.from_dict(d) for c, d in g["reference"].items()},
+            {n: PropertyResult.from_dict(d) for n, d in g["property"].items()},
+            {f: DifferentialResult.from_dict(d) for f, d in g["differential"].items()},
         )
 
 
@@ -72,6 +78,8 @@ MARKERS = {
     "sanity": "oipr_sanity: an oipr-bench sanity check",
     "characteristic": "oipr_characteristic: an oipr-bench characteristic of Table 5",
     "reference": "oipr_reference: an oipr-bench comparison with a built-in evaluator's reference values",
+    "property": "oipr_property: an oipr-bench metric property beyond Table 5 (docs/properties.md)",
+    "differential": "oipr_differential: an oipr-bench differential run on one family of generated series pairs",
 }
 
 
@@ -83,11 +91,14 @@ class OiprCollector(pytest.Collector):
         if state is None:
             return []
         session = state.session
-        keys = [("case", cid) for cid in state.case_ids]
+        table5 = session.runs_table5
+        keys = [("case", cid) for cid in state.case_ids if table5]
         keys += [("sanity", name) for name in session.sanity_checks]
-        keys += [("characteristic", name) for name in CHARACTERISTICS]
-        if session.options.reference is not None:
+        keys += [("characteristic", name) for name in CHARACTERISTICS if table5]
+        keys += [("property", name) for name in METRIC_PROPERTIES if session.runs_properties]
+        if session.options.reference is not None and table5:
             keys += [("reference", cid) for cid in state.case_ids]
+        keys += [("differential", family) for family in session.families]
         items = []
         for kind, key in keys:
             # The node id given whole, so that it parses back to the same id from pytest's cache (--lf, --sw).
@@ -112,7 +123,7 @@ def mark_declared_deviation(item: pytest.Item, state: PluginState) -> None:
 
 
 class OiprItem(pytest.Item):
-    """One oipr-bench check: ``case``, ``sanity``, ``characteristic`` or ``reference``."""
+    """One oipr-bench check: ``case``, ``sanity``, ``characteristic``, ``property``, ``reference`` or ``differential``."""
 
     def __init__(self, *, kind: str, key: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -193,11 +204,31 @@ class OiprItem(pytest.Item):
                 lines.append(f"(declare the deviation with --expect {self.key}={res.observed} if it is intended)")
             raise OiprCheckFailed("\n".join(lines))
 
+    def _run_property(self) -> None:
+        res = self.state.session.property_result(self.key)
+        self._ship("property", self.key, res.to_dict())
+        if res.status == NOT_APPLICABLE:
+            pytest.skip(f"{self.key} is not applicable: {res.message}")
+        if res.status == UNDETERMINED and res.expectation is None:
+            pytest.skip(f"{self.key} cannot be determined: {res.message}")
+        if res.counts_as_failure:
+            exp = res.expectation
+            lines = [f"{self.key}: observed {res.observed}, expected {exp.describe() if exp else '-'}", res.message]
+            if res.finding is not None:
+                lines += [f"  {k} = {v:.6g}" for k, v in res.finding.numbers.items()]
+            raise OiprCheckFailed("\n".join(lines))
+
     def _run_reference(self) -> None:
         res = self.state.session.reference_result(self.key)
         self._ship("reference", self.key, res.to_dict())
         if res.status != PASSED:
             raise OiprCheckFailed(f"reference {self.key}: {res.message}")
+
+    def _run_differential(self) -> None:
+        res = self.state.session.differential_result(self.key)
+        self._ship("differential", self.key, res.to_dict())
+        if res.status != PASSED:
+            raise OiprCheckFailed(f"differential {self.key}: {res.message}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (OiprCheckFailed, DeclaredDeviation)):

@@ -16,7 +16,13 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 - ``characteristic[<name>]``: the ten characteristics, derived by
   :mod:`oipr_bench.auditing.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
-- ``reference[<scenario>/<case>]`` with ``--reference=NAME``.
+- ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
+- ``property[<name>]`` with ``--oipr-suite properties`` or ``all`` (the
+  default with ``--oipr-input scores``): a metric property beyond Table 5,
+  reported (passes) unless ``--expect name=value`` declares its value;
+- ``differential[<family>]`` with ``--reference=NAME --oipr-differential N``: the
+  evaluator against the reference on N generated pairs of one family, the first
+  difference shrunk (:mod:`oipr_bench.auditing.differential`).
 
 Collecting runs nothing of the evaluator's (``--collect-only`` prints no
 profile).  Results are computed lazily and cached per process; every item
@@ -26,6 +32,7 @@ are built on the controller, also under pytest-xdist.
 
 from __future__ import annotations
 
+import threading
 from contextlib import ExitStack
 from typing import Any
 
@@ -36,6 +43,9 @@ from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_o
 
 #: The run scope of an auditing session (see oipr_bench.io.run_scope), closed at unconfigure.
 SCOPE = pytest.StashKey[ExitStack]()
+#: The threads alive before the evaluator was imported, and the session's exit status.
+THREADS = pytest.StashKey[set]()
+EXIT_STATUS = pytest.StashKey[int]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -55,6 +65,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--reference", metavar="NAME", default=None, help="compare every case with this built-in evaluator's reference values")
     group.addoption("--reference-param", metavar="KEY=VALUE", action="append", default=[], help="parameter for --reference (repeatable)")
+    group.addoption("--oipr-cases", metavar="FILE", default=None,
+                    help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json), "
+                    "run and compared with --reference like the built-in cases")
     group.addoption(
         "--against",
         choices=("reference", "paper"),
@@ -72,7 +85,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)",
     )
     group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
+    _add_differential_options(group)
     _add_run_options(group)
+    _add_suite_options(group)
+
+
+def _add_differential_options(group: Any) -> None:
+    """The options of a differential run (with ``--reference``)."""
+    group.addoption(
+        "--oipr-differential", metavar="N", type=int, default=0,
+        help="with --reference: also compare the evaluator with it on N generated series pairs per family "
+        "(items differential[<family>]; the first difference is shrunk; default 0 = off)",
+    )
+    group.addoption("--oipr-seed", metavar="SEED", type=int, default=None,
+                    help="with --oipr-differential: seed of the generated pairs (default 0; the same seed tries the same pairs)")
+    group.addoption("--oipr-shrink-budget", metavar="SECONDS", type=float, default=None,
+                    help="with --oipr-differential: seconds the shrinking of a counterexample may take (default 30)")
 
 
 def _add_run_options(group: Any) -> None:
@@ -125,6 +153,17 @@ def _add_run_options(group: Any) -> None:
         default=None,
         help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
     )
+
+
+def _add_suite_options(group: Any) -> None:
+    """The options on what the audit covers: the suite, and the atlas placement."""
+    group.addoption(
+        "--oipr-suite",
+        choices=("table5", "properties", "all"),
+        default=None,
+        help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
+        "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)",
+    )
     group.addoption(
         "--oipr-atlas",
         action="store_true",
@@ -143,7 +182,9 @@ def _options(config: pytest.Config) -> Any:
         "reference_param": opt.reference_param, "against": opt.against, "tolerance": opt.tolerance,
         "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
         "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
-        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds,
+        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds, "suite": opt.oipr_suite,
+        "differential": opt.oipr_differential, "seed": opt.oipr_seed, "shrink_budget": opt.oipr_shrink_budget,
+        "cases": opt.oipr_cases,
     }, PLUGIN_FLAGS)
 
 
@@ -175,6 +216,7 @@ def pytest_configure(config: pytest.Config) -> None:
         scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
     config.stash[SCOPE] = scope
+    config.stash[THREADS] = set(threading.enumerate())
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
 
@@ -195,6 +237,7 @@ def _check_report_path(flag: str, path: str) -> None:
         pass
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = state_of(config)
     if state is not None:
@@ -202,6 +245,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     scope = config.stash.get(SCOPE, None)
     if scope is not None:
         scope.close()
+    if state is not None and not _is_worker(config):
+        _leave_stray_threads(config)
+
+
+def _leave_stray_threads(config: pytest.Config) -> None:
+    """End the process now when the evaluator left non-daemon threads running (they would keep pytest alive).
+
+    Runs last, after the report and every other plugin's unconfigure; stdout and stderr are flushed.
+    """
+    import os
+    import sys
+
+    before = config.stash.get(THREADS, set())
+    stray = [t for t in threading.enumerate()
+             if t.is_alive() and not t.daemon and t is not threading.main_thread() and t not in before]
+    if not stray:
+        return
+    names = ", ".join(sorted(t.name for t in stray)[:5])
+    print(f"oipr-bench: the evaluator left {len(stray)} non-daemon thread(s) running ({names}); "
+          "pytest exits without waiting for them", file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            pass
+    os._exit(int(config.stash.get(EXIT_STATUS, 1)))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -236,6 +305,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    try:
+        _write_reports(session)
+    finally:
+        session.config.stash[EXIT_STATUS] = int(session.exitstatus)
+
+
+def _write_reports(session: pytest.Session) -> None:
+    """``--oipr-report`` and ``--oipr-html``; a report asked for and not written fails the run."""
     config = session.config
     state = state_of(config)
     if state is None or _is_worker(config) or config.option.collectonly:

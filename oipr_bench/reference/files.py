@@ -38,7 +38,8 @@ from .values import (
 )
 from ..evaluators.score import Score
 
-__all__ = ["build_documents", "write_documents", "check_documents", "write_reference", "check_reference"]
+__all__ = ["build_documents", "write_documents", "check_documents", "compare_documents", "write_reference",
+           "check_reference"]
 
 
 def _score_obj(score: Score) -> dict[str, float | None]:
@@ -192,6 +193,14 @@ def _compare(stored: Any, fresh: Any, path: str, out: list[str], tol: float) -> 
             out.append(f"{path}: stored {stored!r}, computed {fresh!r} (difference {abs(float(stored) - float(fresh)):.3g})")
     elif stored != fresh or type(stored) is not type(fresh):
         out.append(f"{path}: stored {stored!r}, computed {fresh!r}")
+
+
+def compare_documents(stored: Any, fresh: Any, tolerance: float = CHECK_TOLERANCE) -> list[str]:
+    """Every difference between two JSON documents, ``"<JSON path>: <problem>"`` (numbers within ``tolerance``;
+    ``package_version`` is not compared)."""
+    diffs: list[str] = []
+    _compare(stored, fresh, "$", diffs, tolerance)
+    return diffs
 
 
 def check_documents(target: Path, tolerance: float = CHECK_TOLERANCE) -> list[str]:

@@ -199,9 +199,10 @@ def score_from(obj: Mapping[str, Any]) -> Score:
 
 
 def dataset_version() -> str:
+    """The version of the Table A1 cases the reference values are computed on (:data:`~oipr_bench.scenarios.TABLE_A1_VERSION`)."""
     from .. import scenarios
 
-    return str(scenarios.DATASET_VERSION)
+    return str(scenarios.TABLE_A1_VERSION)
 
 
 def case_row(case_id: str, label: str | None = None) -> str:

@@ -27,6 +27,7 @@ from ..vocabulary import (
     ONLY_EARLY,
     PASSED,
     PIECEWISE,
+    REPORTED,
     UNDETERMINED,
     UNEXPECTED_PASS,
     YES,
@@ -75,11 +76,11 @@ def thumbnail_svg(y_true: np.ndarray, y_pred: np.ndarray, width: int = 290, labe
 #: CSS class and text of each status chip.
 STATUS_CLASS = {
     PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "bad",
-    DEVIATION: "dev", UNEXPECTED_PASS: "warn", NOT_APPLICABLE: "neutral", NOT_RUN: "neutral",
+    DEVIATION: "dev", UNEXPECTED_PASS: "warn", NOT_APPLICABLE: "neutral", NOT_RUN: "neutral", REPORTED: "neutral",
 }
 STATUS_TEXT = {
     PASSED: "as expected", FAILED: "FAILED", UNDETERMINED: UNDETERMINED, DEVIATION: "declared deviation",
-    UNEXPECTED_PASS: "unexpected pass", NOT_APPLICABLE: "not applicable", NOT_RUN: "not run",
+    UNEXPECTED_PASS: "unexpected pass", NOT_APPLICABLE: "not applicable", NOT_RUN: "not run", REPORTED: "reported",
 }
 
 

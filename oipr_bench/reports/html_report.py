@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .html_parts import CSS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
+from .property_section import properties_html
 from ..io import atomic_write_text
 from ..plots.gallery import scenario_title
 from ..auditing.render import describe_kind
@@ -90,6 +91,8 @@ class ReportData:
     score_label : str
         How a scalar result is named, with its orientation (``"score, lower is better"``);
         ``""`` for precision and recall (shown as P, R and F1).
+    properties : dict of str to PropertyResult
+        The metric properties run (:mod:`oipr_bench.reports.property_section` shows them).
     """
 
     evaluator: str
@@ -100,6 +103,7 @@ class ReportData:
     errors: dict[str, str] = field(default_factory=dict)
     sanity: list[tuple[str, str, str]] = field(default_factory=list)
     score_label: str = ""
+    properties: dict[str, Any] = field(default_factory=dict)
 
 
 def _row(r: Any) -> CharacteristicRow:
@@ -141,10 +145,12 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
         rows=rows,
         scores={r.case_id: tuple(r.score) for r in cases if r.ok and r.score is not None},  # type: ignore[misc]
         meta={**({"dataset": profile.dataset_version} if profile.dataset_version else {}),
-              **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {})},
+              **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {}),
+              "signature": profile.signature},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
         score_label=score_label(profile),
+        properties=dict(profile.property_results),
     )
 
 
@@ -352,6 +358,7 @@ def render_report(profile: Any, title: str | None = None) -> str:
         + (f" (the audited evaluator's: its one number, a {esc(data.score_label)}; not an F1)" if data.score_label else "")
         + ". Built-ins use the paper's Table 3 setting; random-detector cases are means over their 100 runs.</p>",
         _scores_table(data, case_list, builtins),
+        properties_html(data.properties),
         '<footer>Written by <code>oipr-bench</code>. Self-contained: no scripts, fonts or images are loaded from '
         "elsewhere.</footer>",
         "</main></body></html>",

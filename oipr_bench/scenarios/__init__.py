@@ -28,6 +28,7 @@ from .definitions import (
     SCENARIO_CHARACTERISTICS,
     SCENARIO_NAMES,
     SCENARIO_SCHEMA_ID,
+    TABLE_A1_VERSION,
 )
 from .loader import SUPPORTED_VERSIONS, Case, clear_cache, get, load, scenario_names
 
@@ -38,6 +39,7 @@ __all__ = [
     "SCENARIO_CHARACTERISTICS",
     "SCENARIO_NAMES",
     "SCENARIO_SCHEMA_ID",
+    "TABLE_A1_VERSION",
     "SUPPORTED_VERSIONS",
     "Case",
     "clear_cache",

@@ -26,10 +26,10 @@ from ..errors import FixtureError
 from ..guards import UnreadableFile, clip, loads_json, read_regular_bytes
 from ..jsondata import clear_schemas, json_path, schema_problem
 from .case import Case
-from .definitions import DATASET_VERSION
+from .definitions import TABLE_A1_VERSION
 
 #: Dataset versions this loader can read.
-SUPPORTED_VERSIONS: tuple[str, ...] = (DATASET_VERSION,)
+SUPPORTED_VERSIONS: tuple[str, ...] = (TABLE_A1_VERSION,)
 
 MANIFEST_NAME = "manifest.json"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
@@ -281,4 +281,27 @@ def load_dir(directory: Path) -> tuple[Parsed, ...]:
     if len(parsed) != manifest["n_cases"]:
         raise FixtureError(f"n_cases is {manifest['n_cases']} but the files hold {len(parsed)} cases",
                            file=manifest_file, json_path="$.n_cases")
+    return tuple(parsed)
+
+
+def load_case_file(path: Path) -> tuple[Parsed, ...]:
+    """Parse and validate one scenario file on its own (a user's cases; no manifest, no hash).
+
+    The file follows ``schema/scenario.schema.json`` like a dataset file, with a supported
+    ``dataset_version``; its case ids must be unique.  The first problem raises
+    :class:`~oipr_bench.errors.FixtureError` naming the file, the case and the JSON path.
+    """
+    file = str(path)
+    _, doc = _read_json(path)
+    _check_schema(doc, SCENARIO_SCHEMA_FILE, file)
+    if doc["dataset_version"] not in SUPPORTED_VERSIONS:
+        raise FixtureError(f"dataset_version {doc['dataset_version']!r} is not supported by this oipr-bench "
+                           f"(supported: {', '.join(SUPPORTED_VERSIONS)})", file=file, json_path="$.dataset_version")
+    budget = [MAX_DATASET_POINTS]
+    parsed = [_parse_case(case, i, doc["scenario"], doc["title"], file, budget) for i, case in enumerate(doc["cases"])]
+    seen: set[str] = set()
+    for i, item in enumerate(parsed):
+        if item.doc["id"] in seen:
+            raise FixtureError("duplicate case id", file=file, case_id=item.doc["id"], json_path=json_path(["cases", i, "id"]))
+        seen.add(item.doc["id"])
     return tuple(parsed)

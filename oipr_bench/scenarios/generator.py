@@ -28,7 +28,7 @@ from .events import events_list
 from ..io import atomic_write_text, dumps_json
 from .definitions import (
     DATASET_NAME,
-    DATASET_VERSION,
+    TABLE_A1_VERSION,
     MANIFEST_SCHEMA_ID,
     SCENARIO_SCHEMA_ID,
     SCENARIOS,
@@ -132,7 +132,7 @@ def scenario_document(scenario: ScenarioDef) -> dict[str, Any]:
     """The JSON object of one scenario file."""
     return {
         "schema": SCENARIO_SCHEMA_ID,
-        "dataset_version": DATASET_VERSION,
+        "dataset_version": TABLE_A1_VERSION,
         "scenario": scenario.name,
         "title": scenario.title,
         "description": scenario.description,
@@ -172,7 +172,7 @@ def build_documents(scenarios: tuple[ScenarioDef, ...] = SCENARIOS) -> dict[str,
     manifest = {
         "schema": MANIFEST_SCHEMA_ID,
         "dataset": DATASET_NAME,
-        "dataset_version": DATASET_VERSION,
+        "dataset_version": TABLE_A1_VERSION,
         "description": DATASET_DESCRIPTION,
         "n_cases": sum(e["n_cases"] for e in entries),
         "files": entries,

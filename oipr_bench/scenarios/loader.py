@@ -52,12 +52,13 @@ from ._validate import (  # noqa: F401  (MAX_LENGTH and MAX_DATASET_POINTS are p
     SUPPORTED_VERSIONS,
     Parsed,
     clear_validators,
+    load_case_file,
     load_dir,
 )
 from .case import Case
 
 __all__ = ["Case", "SUPPORTED_VERSIONS", "MAX_LENGTH", "MAX_DATASET_POINTS", "load", "get", "scenario_names",
-           "check_complete", "clear_cache"]
+           "check_complete", "clear_cache", "load_cases_file"]
 
 
 # --------------------------------------------------------------------------- cache + public API
@@ -167,3 +168,18 @@ def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.
             f"the dataset lacks {len(missing)} case(s) the characteristic rules need: {', '.join(missing)}",
             file=str(_resolve(path) / MANIFEST_NAME),
         )
+
+
+def load_cases_file(path: str | os.PathLike[str]) -> list[Case]:
+    """Load a user's own cases: one file in the dataset's scenario format (``schema/scenario.schema.json``).
+
+    Used by ``--oipr-cases FILE`` (plugin), ``oipr-bench audit --cases FILE`` and
+    ``audit(cases=FILE)``.  Not cached; the arrays are read-only like the dataset's.
+
+    Raises
+    ------
+    FixtureError
+        The file is missing, not JSON, breaks the schema or the interval rules; the
+        message names the file, the case and the JSON path of the field.
+    """
+    return [item.to_case() for item in load_case_file(Path(path).expanduser())]

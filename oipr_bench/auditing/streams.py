@@ -1,0 +1,176 @@
+"""Stdout stays ours: the evaluator's output, threads and forks never reach the report.
+
+* :func:`evaluator_streams`: while user code runs (import, set-up, the call, reading the result),
+  whatever it prints (``print``, ``sys.stdout.write`` or a raw write to file descriptor 1) goes to
+  **stderr**, so a report written to stdout (``--format json``) stays valid.
+* Closing, detaching or replacing ``sys.stdout``/``sys.stderr`` (or ``sys.__stdout__``) inside user
+  code does not affect the caller afterwards: a stream found closed or detached is rebuilt on its
+  file descriptor.
+* A thread the user code started and left running keeps writing to stderr after the call: when
+  threads outlive the call, ``sys.stdout`` becomes a :class:`MainThreadStdout`, which sends every
+  write from another thread to stderr. Writes through the guards are serialised by one lock.
+* A process the user code forked returns into oipr-bench's code only to leave at once
+  (``os._exit(0)``): a fork never runs the rest of the audit twice.
+* :data:`touched` records whether user code ran in this process (the command line then ends with
+  :func:`os._exit`, so the evaluator's ``atexit`` handlers and non-daemon threads cannot change the
+  exit code or keep the run alive; see :func:`oipr_bench.cli.console_main`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+#: One lock for every write through a guard (a daemon thread and the main thread never interleave
+#: inside one TextIOWrapper).
+_WRITE_LOCK = threading.RLock()
+#: ``touched[0]`` is True once user code has run in this process.
+touched = [False]
+#: Every object ever installed as (or replaced from) ``sys.stdout``/``sys.stderr`` here, kept alive:
+#: CPython's ``print`` holds a *borrowed* reference to ``sys.stdout``, so a stream freed while a
+#: user thread is inside ``print`` crashes the interpreter (SIGSEGV). Nothing swapped out is freed.
+_KEEP: dict[Any, Any] = {}
+#: Most objects kept (a user replacing sys.stdout on every call cannot grow this without bound).
+_MAX_KEEP = 10_000
+
+
+class _StreamGuard:
+    """Stands in for ``sys.stdout``/``sys.stderr`` during a call: writes go to ``target``; ``close`` is ignored."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def write(self, text: str) -> int:
+        if self._target is None:
+            return len(text)
+        with _WRITE_LOCK:
+            return self._target.write(text)
+
+    def flush(self) -> None:
+        if self._target is not None:
+            with _WRITE_LOCK:
+                self._target.flush()
+
+    def close(self) -> None:
+        """An evaluator closing ``sys.stdout`` must not close the caller's stream."""
+
+    def detach(self) -> Any:
+        """An evaluator detaching ``sys.stdout`` gets the binary buffer; the caller's stream stays attached."""
+        return getattr(self._target, "buffer", None)
+
+    @property
+    def closed(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+class MainThreadStdout(_StreamGuard):
+    """``sys.stdout`` once user code left threads running: only the main thread writes to stdout."""
+
+    def __init__(self, stdout: Any, stderr: Any) -> None:
+        super().__init__(stdout)
+        self._stderr = stderr
+        self._main = threading.main_thread()
+
+    def write(self, text: str) -> int:
+        target = self._target if threading.current_thread() is self._main else self._stderr
+        with _WRITE_LOCK:
+            return target.write(text)
+
+
+def _kept(stream: Any) -> Any:
+    """``stream``, never to be freed (see :data:`_KEEP`)."""
+    if len(_KEEP) < _MAX_KEEP:
+        _KEEP.setdefault(id(stream), stream)
+    return stream
+
+
+def _guard_for(target: Any) -> _StreamGuard:
+    """The one guard writing to ``target`` (made once, kept alive)."""
+    key = ("guard", id(target))
+    guard = _KEEP.get(key)  # type: ignore[call-overload]
+    if guard is None or guard._target is not target:
+        guard = _StreamGuard(target)
+        _KEEP[key] = guard  # type: ignore[index]
+        _kept(target)
+    return guard
+
+
+def _flush(*streams: Any) -> None:
+    for stream in streams:
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def _usable(stream: Any, fd: int) -> Any:
+    """``stream``, or a new text stream on ``fd`` when user code closed or detached it."""
+    try:
+        if stream is not None and not stream.closed:  # a detached TextIOWrapper raises ValueError here
+            return stream
+    except (ValueError, OSError, AttributeError):
+        pass
+    try:
+        raw = io.FileIO(fd, "w", closefd=False)
+        return io.TextIOWrapper(raw, encoding=getattr(stream, "encoding", None) or "utf-8",
+                                errors="backslashreplace", line_buffering=True, write_through=True)
+    except (OSError, ValueError):
+        return stream
+
+
+def _repaired(saved_out: Any, saved_err: Any) -> tuple[Any, Any]:
+    """The caller's streams, rebuilt if user code closed or detached them (``sys.__stdout__`` too)."""
+    out, err = _usable(saved_out, 1), _usable(saved_err, 2)
+    if sys.__stdout__ is saved_out:
+        sys.__stdout__ = out
+    if sys.__stderr__ is saved_err:
+        sys.__stderr__ = err
+    return out, err
+
+
+@contextmanager
+def evaluator_streams() -> Iterator[None]:
+    """Send user code's stdout to stderr while it runs, and give the caller working streams afterwards.
+
+    File descriptor 1 is pointed at descriptor 2 for the duration (so output from C code or
+    ``os.write(1, ...)`` is redirected too) when both exist. See the module docstring for threads
+    and forks.
+    """
+    touched[0] = True
+    pid = os.getpid()
+    threads = threading.active_count()
+    saved_out, saved_err = sys.stdout, sys.stderr
+    _flush(saved_out, saved_err)
+    saved_fd = None
+    try:
+        saved_fd = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        if saved_fd is not None:
+            os.close(saved_fd)
+            saved_fd = None
+    _kept(saved_out)
+    _kept(saved_err)
+    sys.stdout = sys.stderr = _guard_for(saved_err)
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:  # a child the user code forked: it must not run the rest of the audit
+            os._exit(0)
+        _kept(sys.stdout)
+        _kept(sys.stderr)
+        _flush(sys.stdout, sys.stderr, saved_err)
+        out, err = _repaired(saved_out, saved_err)
+        if threading.active_count() > threads and not isinstance(out, MainThreadStdout):
+            out = _kept(MainThreadStdout(out, err))
+        sys.stdout, sys.stderr = _kept(out), _kept(err)
+        if saved_fd is not None:
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)

@@ -1,0 +1,94 @@
+"""Copies of a built-in with one planted bug, written into a folder: targets for a differential run.
+
+Each copy is one of the loop-by-loop transcriptions of a built-in
+(:mod:`oipr_bench.evaluators.oracles`, what a library maintainer's own
+implementation typically looks like) with one line changed, plus an
+``evaluate(y_true, y_pred) -> (P, R)`` entry point.  The tests
+(``tests/test_differential_planted.py``), the benchmark
+(``benchmarks/differential.py``) and docs/regression-testing.md use them.
+
+Examples
+--------
+>>> spec = write_planted("event_end", "/tmp/mine")       # doctest: +SKIP
+>>> spec                                                # doctest: +SKIP
+'/tmp/mine/my_pointwise.py:evaluate'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+__all__ = ["PlantedBug", "PLANTED", "write_planted"]
+
+
+class PlantedBug(NamedTuple):
+    """One planted bug: which oracle file is copied, the line changed, and the reference to compare with."""
+
+    what: str
+    oracle_file: str
+    old: str
+    new: str
+    entry: str
+    reference: str
+
+
+#: The planted bugs, by kind.
+PLANTED: dict[str, PlantedBug] = {
+    "event_end": PlantedBug(
+        "PA counts the hits of an event without its last point (off by one at an event end)",
+        "pointwise.py", "        for t in range(start, end):\n            if y_pred[t] == 1:",
+        "        for t in range(start, end - 1):\n            if y_pred[t] == 1:", "pa_oracle", "PA"),
+    "long_series": PlantedBug(
+        "OIPR sums the interest curves over a fixed buffer of 4096 + l_obs points (only series longer than 4,096)",
+        "oipr.py", "    for t in range(len(curve_true)):", "    for t in range(min(len(curve_true), 4116)):",
+        "oipr_oracle", "OIPR"),
+    "close_events": PlantedBug(
+        "TaPR does not cut an ambiguous region at the next anomaly (only events closer than delta)",
+        "tapr.py", "                if last > next_first:\n                    last = next_first",
+        "                if last > next_first:\n                    pass", "tapr", "TaPR"),
+    "series_end": PlantedBug(
+        "RP/RR forgets a run of 1s still open at the end of the series (only events touching the last index)",
+        "range_based.py", "    if first is not None:\n        ranges.append((first, len(y) - 1))\n", "",
+        "range_based", "RP/RR"),
+    "no_anomaly": PlantedBug(
+        "RP/RR's recall is 1 instead of 0 when there is no real range (only series with no anomaly)",
+        "range_based.py", "    if len(real) > 0:\n        recall = recall / len(real)\n",
+        "    if len(real) > 0:\n        recall = recall / len(real)\n    else:\n        recall = 1.0\n",
+        "range_based", "RP/RR"),
+}
+
+
+def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = True) -> str:
+    """Write the copy with bug ``kind`` (or, with ``planted=False``, the faithful copy) into ``folder``.
+
+    Returns
+    -------
+    str
+        The evaluator spec ``"<folder>/my_<file>:evaluate"`` for ``--evaluator`` or :func:`oipr_bench.audit`.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, the line to change is not found exactly once (the oracle changed), or
+        the file exists already (it is never overwritten).
+    """
+    if kind not in PLANTED:
+        raise ValueError(f"unknown planted bug {kind!r}; kinds are {', '.join(PLANTED)}")
+    bug = PLANTED[kind]
+    source = (Path(__file__).resolve().parent.parent / "evaluators" / "oracles" / bug.oracle_file).read_text()
+    if source.count(bug.old) != 1:
+        raise ValueError(f"the line to plant bug {kind!r} in is not found exactly once in {bug.oracle_file}")
+    if planted:
+        source = source.replace(bug.old, bug.new)
+    source = source.replace("from ..score import Score", "from oipr_bench.evaluators.score import Score")
+    source += ("\n\ndef evaluate(y_true, y_pred):\n"
+               "    import numpy\n\n"
+               f"    return tuple({bug.entry}(numpy.asarray(y_true).tolist(), numpy.asarray(y_pred).tolist()))[:2]\n")
+    path = Path(folder) / f"my_{Path(bug.oracle_file).stem}_{kind}.py"
+    if path.exists():
+        raise ValueError(f"{path} exists already; write the copy into another folder (nothing was overwritten)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    return f"{path}:evaluate"

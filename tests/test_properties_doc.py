@@ -1,0 +1,31 @@
+"""docs/properties.md is generated (oipr_bench.reports.properties_doc): the committed page is what it builds.
+
+Refresh after an intended change:
+    python -c "from oipr_bench.reports.properties_doc import write_properties_page as w; w('docs/properties.md')"
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oipr_bench.reports.properties_doc import properties_markdown
+from oipr_bench.vocabulary import METRIC_PROPERTIES
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "properties.md"
+
+
+def test_the_committed_page_is_the_generated_one():
+    if not PAGE.is_file():
+        pytest.skip("docs/ not available (not a source checkout)")
+    assert PAGE.read_text(encoding="utf-8") == properties_markdown(), (
+        "docs/properties.md is stale: regenerate it (see this module's docstring)")
+
+
+def test_the_page_has_every_property_with_source_picture_rule_and_values():
+    page = properties_markdown()
+    for name in METRIC_PROPERTIES:
+        part = page.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
+        assert "Source: " in part and "```text" in part and "Rule: " in part, name
+        assert part.count("\n| ") >= 8, name  # header + one row per built-in
