@@ -208,3 +208,20 @@ def test_usage_error_is_one_line_in_python() -> None:
     with pytest.raises(UsageError) as exc:
         oipr_bench.audit("PA", differential=3)
     assert str(exc.value) == "differential needs reference (the evaluator to compare with)"
+
+
+def test_a_reference_that_raises_is_reported_not_a_traceback() -> None:
+    from oipr_bench.auditing.differential import run_family
+    from oipr_bench.auditing.runner import call_evaluator
+
+    pa = oipr_bench.evaluators.get("PA")
+
+    def reference(y_true, y_pred):
+        if len(y_true) > 50:
+            raise ValueError("too long for me")
+        return pa(y_true, y_pred)
+
+    res = run_family(lambda t, y: call_evaluator(pa, t, y), reference, "random_density", name="R", n=50,
+                     shrink_budget=5)
+    assert res.status == FAILED and "the reference raised ValueError: too long for me" in res.message
+    assert res.shrunk.pair.length == 51  # shrunk to the shortest pair the reference refuses

@@ -116,3 +116,17 @@ def test_verify_usage_errors(tmp_path: Path) -> None:
 def test_a_cli_table_carries_the_signature(tmp_path: Path) -> None:
     proc = cli(tmp_path, "audit", "PA", "--format", "markdown")
     assert "\nsignature: oipr-bench:" in proc.stdout and "|evaluator:PA{}|kind:pr|" in proc.stdout
+
+
+def test_the_reproduced_tables_carry_a_signature() -> None:
+    from oipr_bench.reports.reproduce import render, reproduce
+
+    result = reproduce("C2")
+    text = render(result, "table").splitlines()
+    assert text[-1].startswith("Table C2: ") and text[-2].startswith("signature: oipr-bench:")
+    sig = text[-2].removeprefix("signature: ")
+    fields = sig.split("|")
+    assert fields[2] == "table:C2" and fields[4:6] == ["against:paper", "tol:5e-05"]
+    assert fields[3].startswith('columns:OIPR{attenuation="linear",auto_rule="paper",b_dur=0.5,l_dis=5,l_obs=20};')
+    assert json.loads(render(result, "json"))["signature"] == sig
+    assert f"signature: `{sig}`" in render(result, "markdown")

@@ -2,10 +2,12 @@
 
 A row is plain data (a dict, stored in ``atlas.json``): the adapter's
 declarations, the package version, the status (``ok``, ``unavailable``,
-``error``, ``not_run``) with its reason, the characteristic cells, the
-per-case headline numbers (F1 for a P/R metric, the score for a scalar one;
-``None`` for NaN and for a failed case, the latter listed in ``failed_cases``)
-and the sanity checks that did not pass (``sanity_failed``).
+``error``, ``not_run``) with its reason, the characteristic cells, the metric
+property cells (suite ``all``: score metrics run the score properties on the
+families' real scores; docs/properties.md), the per-case headline numbers
+(F1 for a P/R metric, the score for a scalar one; ``None`` for NaN and for a
+failed case, the latter listed in ``failed_cases``) and the sanity checks that
+did not pass (``sanity_failed``).
 The audit's JSON report is kept beside it (one file per row).
 """
 
@@ -16,7 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
 
-from ..vocabulary import NOT_APPLICABLE, NOT_RUN
+from ..vocabulary import NOT_APPLICABLE, NOT_RUN, SUITE_ALL
 from ._adapter import Adapter, Unavailable
 
 __all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell"]
@@ -43,6 +45,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "status": NOT_RUN,
         "reason": "",
         "characteristics": {},
+        "properties": {},
         "cases": {},
         "failed_cases": [],
         "sanity_failed": [],
@@ -61,7 +64,7 @@ def headline(case: dict[str, Any]) -> float | None:
 
 
 def cell(characteristic: dict[str, Any]) -> str:
-    """A report characteristic as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
+    """A report characteristic (or metric property) as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
     observed = characteristic.get("observed")
     if observed == NOT_APPLICABLE or characteristic.get("status") == NOT_APPLICABLE:
         return "n/a"
@@ -82,6 +85,7 @@ def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
     row = _base_row(adapter)
     row["status"] = "ok"
     row["characteristics"] = {c["name"]: cell(c) for c in report["characteristics"]}
+    row["properties"] = {p["name"]: cell(p) for p in report.get("properties", [])}
     row["cases"] = {c["case_id"]: headline(c) for c in report["cases"]}
     failed = [c for c in report["cases"] if c["status"] != "ok"]
     row["failed_cases"] = [c["case_id"] for c in failed]
@@ -119,11 +123,12 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
 
 
 def _audit(evaluator: Any, reverse: bool) -> Any:
-    """The audit profile of ``evaluator``, its cases run first to last or last to first."""
+    """The audit profile of ``evaluator`` (suite ``all``), its cases run first to last or last to first."""
+    from ..auditing.options import AuditOptions
     from ..auditing.profiles import AuditSession
     from ..auditing.resolve import resolve
 
-    with AuditSession(resolve(evaluator)) as session:
+    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL)) as session:
         order = list(session.cases)
         for case_id in reversed(order) if reverse else order:
             session.case_result(case_id)

@@ -171,7 +171,11 @@ def compare(out: CallOutcome, ref: Sequence[float], tol: float) -> str:
 def disagreement(call: Call, reference: Reference, pair: Pair, tol: float) -> Disagreement:
     """Run both evaluators on ``pair`` and compare them."""
     y_true, y_pred = series_of(pair.y_true_events, pair.length), series_of(pair.y_pred_events, pair.length)
-    ref = Score(*(float(v) for v in reference(y_true, y_pred)))
+    try:
+        ref = Score(*(float(v) for v in reference(y_true, y_pred)))
+    except Exception as exc:  # a reference with unusual parameters may refuse a pair: say so, never a traceback
+        return Disagreement(pair, None, Score(math.nan, math.nan, math.nan),
+                            f"the reference raised {type(exc).__name__}: {exc}")
     out = call(y_true, y_pred)
     return Disagreement(pair, out.score, ref, compare(out, ref, tol))
 

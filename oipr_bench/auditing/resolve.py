@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import UsageError
-from ..guards import MAX_JSON_DEPTH, clip, json_depth, printable
+from ..guards import MAX_JSON_DEPTH, clip, json_depth, printable, regular_file_problem
 from ..io import note_input
 from .isolation import described, guarded
 
@@ -151,8 +151,10 @@ def _import_module(modname: str, spec: str) -> Any:
 
 
 def _import_file(path: Path, spec: str) -> Any:
-    if not path.is_file():
-        raise UsageError(f"evaluator {spec!r}: no such file {str(path)!r}")
+    problem = regular_file_problem(path)  # a FIFO or /dev/zero exists, and must not be read
+    if problem:
+        raise UsageError(f"evaluator {spec!r}: {str(path)!r}: {problem}" if problem != "no such file"
+                         else f"evaluator {spec!r}: no such file {str(path)!r}")
     modname = f"_oipr_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
     if modname in sys.modules:
         return sys.modules[modname]

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 
 from ..jsondata import jsonable
 
-__all__ = ["fixture_hash", "signature", "signature_of"]
+__all__ = ["fixture_hash", "params_text", "signature", "signature_of"]
 
 #: Hex digits of the fixture hash shown in the signature.
 HASH_DIGITS = 12
@@ -35,7 +35,8 @@ def fixture_hash(cases: Iterable[Any]) -> str:
     return h.hexdigest()
 
 
-def _params(params: Mapping[str, Any]) -> str:
+def params_text(params: Mapping[str, Any]) -> str:
+    """Parameters as ``{key=value,...}``, sorted by key, each value as compact JSON."""
     items = jsonable(dict(params))
     return "{" + ",".join(f"{k}={json.dumps(items[k], separators=(',', ':'))}" for k in sorted(items)) + "}"
 
@@ -56,7 +57,7 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
     fixtures : str
         :func:`fixture_hash` of the cases run.
     """
-    fields = [f"oipr-bench:{package_version}", f"dataset:{dataset_version}", f"evaluator:{evaluator}{_params(params)}",
+    fields = [f"oipr-bench:{package_version}", f"dataset:{dataset_version}", f"evaluator:{evaluator}{params_text(params)}",
               f"kind:{kind or '-'}", f"input:{declarations.get('input', 'binary')}"]
     if kind == "score":
         lo, hi = declarations.get("bounds", (0.0, 1.0))
@@ -64,7 +65,7 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
     if options.get("suite"):
         fields.append(f"suite:{options['suite']}")
     if reference is not None:
-        fields += [f"reference:{reference['name']}{_params(reference.get('params', {}))}",
+        fields += [f"reference:{reference['name']}{params_text(reference.get('params', {}))}",
                    f"against:{reference['against']}", f"tol:{reference['tolerance']:.3g}"]
     if options.get("differential"):
         fields.append(f"differential:n={options['differential']},seed={options.get('seed', 0)},"

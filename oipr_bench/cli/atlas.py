@@ -61,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
+    if args.only and args.check is None:
+        raise UsageError("--only selects rows for --check; give --check")
+    if args.include_slow and args.write is None and args.check is None:
+        raise UsageError("--include-slow applies to --write and --check; give one of them")
     if args.write is not None:
         return _write(Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:

@@ -28,16 +28,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def compute() -> dict[str, dict[str, str | None]]:
     """``{characteristic: {evaluator: computed value}}`` for the seven built-ins."""
+    return computed()[0]
+
+
+def computed() -> tuple[dict[str, dict[str, str | None]], str]:
+    """:func:`compute` and the signature of the table (each built-in with its parameters, the cases' hash)."""
     from ..evaluators import NAMES
     from ..auditing.profiles import audit
+    from ..auditing.signature import params_text
     from ..vocabulary import CHARACTERISTICS
 
     out: dict[str, dict[str, str | None]] = {name: {} for name in CHARACTERISTICS}
+    columns = []
     for ev in NAMES:
         prof = audit(ev, sanity=False)
+        columns.append(f"{ev}{params_text(prof.params)}")
         for name, value in prof.characteristics.items():
             out[name][ev] = value
-    return out
+    sig = "|".join([f"oipr-bench:{prof.package_version}", f"dataset:{prof.dataset_version}", "table:5",
+                    f"columns:{';'.join(columns)}", "against:paper", f"fixtures:sha256.{prof.fixtures['sha256'][:12]}"])
+    return out, sig
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from ..vocabulary import CHARACTERISTICS
 
     paper = table_5()
-    ours = compute()
+    ours, signature = computed()
     mismatches = sum(1 for n in CHARACTERISTICS for e in NAMES if ours[n][e] != paper[n][e])
     total = len(CHARACTERISTICS) * len(NAMES)
     if args.format == "json":
@@ -60,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             ],
             "matching_cells": total - mismatches,
             "total_cells": total,
+            "signature": signature,
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         return 0 if mismatches == 0 else 1
@@ -73,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         rows.append([n, *cells])
     lines = table(header, rows, markdown=args.format == "markdown")
     sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write(f"\nsignature: {signature}")
     sys.stdout.write(f"\n{total - mismatches} of {total} cells match the paper's Table 5 and Table A1 markers"
                      + (" (* marks a mismatch)" if mismatches else "") + "\n")
     return 0 if mismatches == 0 else 1

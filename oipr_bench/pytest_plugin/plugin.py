@@ -38,6 +38,7 @@ from typing import Any
 
 import pytest
 
+from .options import OPTIONS, register, taken_names, value
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
 
 
@@ -48,144 +49,27 @@ THREADS = pytest.StashKey[set]()
 EXIT_STATUS = pytest.StashKey[int]()
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("oipr-bench", "oipr-bench: audit a time-series anomaly detection evaluator")
-    group.addoption(
-        "--evaluator",
-        metavar="SPEC",
-        default=None,
-        help="evaluator to audit: a built-in name (OIPR, PA, ...), pkg.mod:Name, pkg.mod.Name or file.py:Name",
-    )
-    group.addoption(
-        "--evaluator-param",
-        metavar="KEY=VALUE",
-        action="append",
-        default=[],
-        help="parameter for the evaluator (repeatable; values parsed as JSON where they parse)",
-    )
-    group.addoption("--reference", metavar="NAME", default=None, help="compare every case with this built-in evaluator's reference values")
-    group.addoption("--reference-param", metavar="KEY=VALUE", action="append", default=[], help="parameter for --reference (repeatable)")
-    group.addoption("--oipr-cases", metavar="FILE", default=None,
-                    help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json), "
-                    "run and compared with --reference like the built-in cases")
-    group.addoption(
-        "--against",
-        choices=("reference", "paper"),
-        default=None,
-        help="with --reference: compare with our reference values (default; --tolerance) or with the paper's "
-        "Table A1 (5e-5; 3 standard errors on random cases)",
-    )
-    group.addoption("--tolerance", type=float, default=None,
-                    help="with --reference: absolute tolerance of the comparison (default 1e-9)")
-    group.addoption(
-        "--expect",
-        metavar="NAME=VALUE",
-        action="append",
-        default=[],
-        help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)",
-    )
-    group.addoption("--expect-file", metavar="PATH", default=None, help="TOML or JSON file of characteristic = value declarations")
-    _add_differential_options(group)
-    _add_run_options(group)
-    _add_suite_options(group)
+@pytest.hookimpl(hookwrapper=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> Any:
+    """Register the options once the project's initial conftests have registered theirs.
 
-
-def _add_differential_options(group: Any) -> None:
-    """The options of a differential run (with ``--reference``)."""
-    group.addoption(
-        "--oipr-differential", metavar="N", type=int, default=0,
-        help="with --reference: also compare the evaluator with it on N generated series pairs per family "
-        "(items differential[<family>]; the first difference is shrunk; default 0 = off)",
-    )
-    group.addoption("--oipr-seed", metavar="SEED", type=int, default=None,
-                    help="with --oipr-differential: seed of the generated pairs (default 0; the same seed tries the same pairs)")
-    group.addoption("--oipr-shrink-budget", metavar="SECONDS", type=float, default=None,
-                    help="with --oipr-differential: seconds the shrinking of a counterexample may take (default 30)")
-
-
-def _add_run_options(group: Any) -> None:
-    """The options on how the audit runs and what it writes."""
-    group.addoption(
-        "--strict-expectations",
-        action="store_true",
-        default=False,
-        help="a declared deviation that does not occur (XPASS) fails",
-    )
-    group.addoption("--oipr-report", metavar="PATH", default=None, help="write the profile as a JSON report (atomically)")
-    group.addoption("--oipr-html", metavar="PATH", default=None, help="write a self-contained HTML report (SVG pictures; matplotlib not needed)")
-    group.addoption(
-        "--oipr-timeout",
-        metavar="SECONDS",
-        type=float,
-        default=None,
-        help="end any single evaluator call after SECONDS (runs calls in a worker process)",
-    )
-    group.addoption(
-        "--oipr-isolate",
-        action="store_true",
-        default=False,
-        help="run every evaluator call in a worker process (survives segfaults and os._exit)",
-    )
-    group.addoption(
-        "--oipr-hypothesis-examples",
-        metavar="N",
-        type=int,
-        default=0,
-        help="add the item sanity[property-search]: a hypothesis search of N examples per model-free property "
-        "(derandomized, so reproducible; default 0 = off)",
-    )
-    group.addoption(
-        "--oipr-input",
-        choices=("binary", "scores"),
-        default=None,
-        help="what the evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64); "
-        "default: its input_kind attribute",
-    )
-    group.addoption(
-        "--oipr-lower-is-better",
-        action="store_true",
-        default=False,
-        help="the evaluator's one-number score is better when lower (default: its higher_is_better attribute, else higher)",
-    )
-    group.addoption(
-        "--oipr-bounds",
-        metavar="LO:HI",
-        default=None,
-        help="range of the evaluator's one-number score, an empty end open (e.g. 0: ); default: its bounds attribute, else 0:1",
-    )
-
-
-def _add_suite_options(group: Any) -> None:
-    """The options on what the audit covers: the suite, and the atlas placement."""
-    group.addoption(
-        "--oipr-suite",
-        choices=("table5", "properties", "all"),
-        default=None,
-        help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
-        "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)",
-    )
-    group.addoption(
-        "--oipr-atlas",
-        action="store_true",
-        default=False,
-        help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics",
-    )
+    A conftest that defines ``--evaluator`` (or ``--oipr-timeout``) keeps it and pytest runs as
+    before; oipr-bench keeps its other spellings (``--oipr-evaluator``). See :mod:`.options`.
+    """
+    yield
+    register(parser)
 
 
 def _options(config: pytest.Config) -> Any:
     """The audit options of this run, from the flags (errors re-phrased with the flag names)."""
     from ..auditing.options import PLUGIN_FLAGS, options_from_flags
 
-    opt = config.option
-    return options_from_flags({
-        "timeout": opt.oipr_timeout, "isolate": opt.oipr_isolate, "reference": opt.reference,
-        "reference_param": opt.reference_param, "against": opt.against, "tolerance": opt.tolerance,
-        "hypothesis_examples": opt.oipr_hypothesis_examples, "expect": opt.expect,
-        "expect_file": opt.expect_file, "input_kind": opt.oipr_input,
-        "lower_is_better": opt.oipr_lower_is_better, "bounds": opt.oipr_bounds, "suite": opt.oipr_suite,
-        "differential": opt.oipr_differential, "seed": opt.oipr_seed, "shrink_budget": opt.oipr_shrink_budget,
-        "cases": opt.oipr_cases,
-    }, PLUGIN_FLAGS)
+    names = ("timeout", "isolate", "reference", "reference_param", "against", "tolerance", "hypothesis_examples",
+             "expect", "expect_file", "lower_is_better", "bounds", "suite", "differential", "seed", "shrink_budget",
+             "cases")
+    values = {name: value(config, name) for name in names}
+    values["input_kind"] = value(config, "input")
+    return options_from_flags(values, PLUGIN_FLAGS)
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -193,8 +77,13 @@ def _is_worker(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not config.getoption("evaluator", None):
+    _say_taken_names(config)
+    evaluator = value(config, "evaluator")
+    if evaluator is None:
         return
+    if not str(evaluator).strip():
+        raise pytest.UsageError("oipr-bench: --evaluator is empty; give a built-in name (OIPR, PA, ...), "
+                                "pkg.mod:Name, pkg.mod.Name or file.py:Name")
     for line in MARKERS.values():
         config.addinivalue_line("markers", line)
     from ..errors import OiprBenchError
@@ -202,16 +91,16 @@ def pytest_configure(config: pytest.Config) -> None:
     from ..auditing.resolve import parse_params, resolve
     from ..io import run_scope
 
-    opt = config.option
     scope = ExitStack()
     scope.enter_context(run_scope())  # no report of this session may replace a file it reads
     try:
         options = _options(config)
-        resolved = resolve(opt.evaluator, parse_params(opt.evaluator_param, option="--evaluator-param"))
-        for flag, path in (("--oipr-report", opt.oipr_report), ("--oipr-html", opt.oipr_html)):
+        resolved = resolve(value(config, "evaluator"),
+                           parse_params(value(config, "evaluator_param"), option="--evaluator-param"))
+        for flag, path in (("--oipr-report", value(config, "report")), ("--oipr-html", value(config, "html"))):
             if path:
                 _check_report_path(flag, path)
-        state = PluginState(AuditSession(resolved, options), strict=bool(opt.strict_expectations))
+        state = PluginState(AuditSession(resolved, options), strict=bool(value(config, "strict_expectations")))
     except (OiprBenchError, ValueError, OSError) as exc:
         scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
@@ -219,6 +108,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[THREADS] = set(threading.enumerate())
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
+
+
+def _say_taken_names(config: pytest.Config) -> None:
+    """One line when the command line uses a spelling a conftest or plugin took from oipr-bench."""
+    used = [name for name in taken_names()
+            if any(str(arg) == name or str(arg).startswith(name + "=") for arg in config.invocation_params.args)]
+    if used:
+        other = {o: n for opt in OPTIONS for n in opt.names for o in opt.names if n != o}
+        hint = "; ".join(f"{name} (use {other[name]})" if name in other else name for name in used)
+        config.issue_config_time_warning(pytest.PytestConfigWarning(
+            f"oipr-bench: defined by this project's conftest or another plugin, so not oipr-bench's: {hint}"),
+            stacklevel=2)
 
 
 def _check_report_path(flag: str, path: str) -> None:
@@ -317,7 +218,7 @@ def _write_reports(session: pytest.Session) -> None:
     state = state_of(config)
     if state is None or _is_worker(config) or config.option.collectonly:
         return
-    if config.option.oipr_report or config.option.oipr_html:
+    if value(config, "report") or value(config, "html"):
         state.written = []  # type: ignore[attr-defined]
         state.write_errors = []  # type: ignore[attr-defined]
         try:
@@ -326,15 +227,15 @@ def _write_reports(session: pytest.Session) -> None:
             state.write_errors.append(f"could not build the profile: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
             session.exitstatus = pytest.ExitCode.TESTS_FAILED if session.exitstatus == 0 else session.exitstatus
             return
-        if config.option.oipr_report:
+        if value(config, "report"):
             try:
                 from ..io import atomic_write_text
 
-                path = atomic_write_text(config.option.oipr_report, profile.to_json())
+                path = atomic_write_text(value(config, "report"), profile.to_json())
                 state.written.append(f"JSON report written to {path}")  # type: ignore[attr-defined]
             except (OSError, ValueError) as exc:
-                state.write_errors.append(f"--oipr-report: cannot write {config.option.oipr_report}: {exc}")  # type: ignore[attr-defined]
-        if config.option.oipr_html:
+                state.write_errors.append(f"--oipr-report: cannot write {value(config, 'report')}: {exc}")  # type: ignore[attr-defined]
+        if value(config, "html"):
             try:
                 from ..reports.html_report import write_report
             except ImportError as exc:
@@ -343,8 +244,8 @@ def _write_reports(session: pytest.Session) -> None:
                 )
             else:
                 try:
-                    write_report(profile, config.option.oipr_html)
-                    state.written.append(f"HTML report written to {config.option.oipr_html}")  # type: ignore[attr-defined]
+                    write_report(profile, value(config, "html"))
+                    state.written.append(f"HTML report written to {value(config, 'html')}")  # type: ignore[attr-defined]
                 except Exception as exc:
                     state.write_errors.append(f"--oipr-html: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
         if state.write_errors and session.exitstatus == 0:  # type: ignore[attr-defined]
@@ -353,7 +254,13 @@ def _write_reports(session: pytest.Session) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = state_of(config)
-    if state is None or _is_worker(config) or config.option.collectonly:
+    if state is None or _is_worker(config):
+        return
+    if config.option.collectonly:
+        asked = [flag for flag, name in (("--oipr-report", "report"), ("--oipr-html", "html")) if value(config, name)]
+        if asked:
+            terminalreporter.write_line(f"oipr-bench: no report written ({', '.join(asked)}): --collect-only runs "
+                                        "nothing of the evaluator's, so there is no profile to report")
         return
     tr = terminalreporter
     try:
@@ -365,7 +272,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             tr.write_line(line)
     except Exception as exc:  # never an internal error at the very end
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
-    if config.option.oipr_atlas:
+    if value(config, "atlas"):
         _write_atlas_placement(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")

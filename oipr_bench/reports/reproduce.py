@@ -143,9 +143,12 @@ class TableResult:
 def reproduce_a1(n_stderr: float = N_STDERR) -> TableResult:
     """Compute Table A1 (7 evaluators on the 25 cases) and compare with the paper."""
     from .. import scenarios
+    from ..scenarios.loader import check_complete
 
     printed = paper.table_a1()
-    cases = {case.id: case for case in scenarios.load()}
+    loaded = scenarios.load()
+    check_complete(loaded, printed, needs="Table A1 has a row for")
+    cases = {case.id: case for case in loaded}
     tol = paper.PRINTED_4DP_TOLERANCE
     comparisons = []
     names = list(evaluators.NAMES)
@@ -247,6 +250,30 @@ def _grid(result: TableResult) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
+def table_signature(result: TableResult) -> str:
+    """The signature line of a reproduced table (:mod:`oipr_bench.auditing.signature`'s fields and order).
+
+    Package and dataset versions, the table, each column's evaluator with every parameter (the
+    paper's Table 3 setting; Table C1's columns are ``l_dis, l_obs`` thresholds, named as printed),
+    what it is compared with and how, and the hash of the cases it reads.
+    """
+    from .._version import __version__
+    from ..auditing.signature import HASH_DIGITS, fixture_hash, params_text
+    from ..scenarios import DATASET_VERSION, load
+
+    if result.table == "A1":
+        columns = [f"{n}{params_text(evaluators.get(n).params)}" for n in result.columns]
+    elif result.table == "C2":
+        columns = [f"OIPR{params_text(evaluators.get('OIPR', attenuation=a).params)}" for a in result.columns]
+    else:
+        columns = [f"OIPR threshold ({c})" for c in result.columns]
+    cases = [c for c in load() if c.id in result.rows]
+    fixtures = fixture_hash(cases)[:HASH_DIGITS] if cases else "-"
+    tol = ",".join(sorted({f"{c.tolerance:g}" if c.rule == "printed" else c.rule.replace(" ", "") for c in result.comparisons}))
+    return "|".join([f"oipr-bench:{__version__}", f"dataset:{DATASET_VERSION}", f"table:{result.table}",
+                     f"columns:{';'.join(columns)}", "against:paper", f"tol:{tol}", f"fixtures:sha256.{fixtures}"])
+
+
 def _legend(result: TableResult) -> list[str]:
     what = "threshold" if result.table == "C1" else "P/R/F1"
     lines = [f"Cells: our {what} at {_decimals(result)} decimals; '{MISMATCH_MARK}' marks a value that differs from the paper."]
@@ -263,6 +290,7 @@ def _render_table(result: TableResult) -> str:
     header, body = _grid(result)
     lines = [f"Table {result.table} reproduced by oipr-bench", *table(header, body, rule=True), ""]
     lines.extend(_legend(result))
+    lines.append(f"signature: {table_signature(result)}")
     lines.append(result.summary())
     return "\n".join(lines) + "\n"
 
@@ -271,6 +299,8 @@ def _render_markdown(result: TableResult) -> str:
     header, body = _grid(result)
     lines = [*table(header, body, markdown=True), ""]
     lines.extend(_legend(result))
+    lines.append("")
+    lines.append(f"signature: `{table_signature(result)}`")
     lines.append("")
     lines.append(f"**{result.summary()}**")
     return "\n".join(lines) + "\n"
@@ -282,6 +312,7 @@ def _render_json(result: TableResult) -> str:
     doc = {
         "table": result.table,
         "summary": result.summary(),
+        "signature": table_signature(result),
         "rule": result.rule,
         "n_match": result.n_match,
         "n_total": result.n_total,

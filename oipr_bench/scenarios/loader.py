@@ -153,7 +153,8 @@ def clear_cache() -> None:
     clear_validators()
 
 
-def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.PathLike[str] | None = None) -> None:
+def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.PathLike[str] | None = None,
+                   *, needs: str = "the characteristic rules need") -> None:
     """Raise FixtureError unless ``cases`` hold every id in ``needed``.
 
     The characteristic rules read fixed cases
@@ -165,7 +166,7 @@ def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.
     missing = [case_id for case_id in dict.fromkeys(needed) if case_id not in have]
     if missing:
         raise FixtureError(
-            f"the dataset lacks {len(missing)} case(s) the characteristic rules need: {', '.join(missing)}",
+            f"the dataset lacks {len(missing)} case(s) {needs}: {', '.join(missing)}",
             file=str(_resolve(path) / MANIFEST_NAME),
         )
 
