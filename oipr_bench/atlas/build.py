@@ -2,8 +2,10 @@
 
 A row is plain data (a dict, stored in ``atlas.json``): the adapter's
 declarations, the package version, the status (``ok``, ``unavailable``,
-``error``, ``not_run``) with its reason, the characteristic cells and the
-per-case headline numbers (F1 for a P/R metric, the score for a scalar one).
+``error``, ``not_run``) with its reason, the characteristic cells, the metric
+property cells (suite ``all``: score metrics run the score properties on the
+families' real scores; docs/properties.md) and the per-case headline numbers
+(F1 for a P/R metric, the score for a scalar one).
 The audit's JSON report is kept beside it (one file per row).
 """
 
@@ -14,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
 
-from ..vocabulary import NOT_APPLICABLE, NOT_RUN
+from ..vocabulary import NOT_APPLICABLE, NOT_RUN, SUITE_ALL
 from ._adapter import Adapter, Unavailable
 
 __all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell"]
@@ -41,6 +43,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "status": NOT_RUN,
         "reason": "",
         "characteristics": {},
+        "properties": {},
         "cases": {},
     }
 
@@ -57,7 +60,7 @@ def headline(case: dict[str, Any]) -> float | None:
 
 
 def cell(characteristic: dict[str, Any]) -> str:
-    """A report characteristic as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
+    """A report characteristic (or metric property) as a grid cell: its value, ``n/a`` or ``?`` (undetermined)."""
     observed = characteristic.get("observed")
     if observed == NOT_APPLICABLE or characteristic.get("status") == NOT_APPLICABLE:
         return "n/a"
@@ -78,6 +81,7 @@ def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
     row = _base_row(adapter)
     row["status"] = "ok"
     row["characteristics"] = {c["name"]: cell(c) for c in report["characteristics"]}
+    row["properties"] = {p["name"]: cell(p) for p in report.get("properties", [])}
     row["cases"] = {c["case_id"]: headline(c) for c in report["cases"]}
     failed = [c for c in report["cases"] if c["status"] != "ok"]
     if failed:
@@ -97,7 +101,7 @@ def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | 
         row["status"], row["reason"] = "unavailable", str(exc)
         return row, None, time.perf_counter() - t0
     try:
-        report = _strip_timings(audit(evaluator).to_dict())
+        report = _strip_timings(audit(evaluator, suite=SUITE_ALL).to_dict())
     except Exception as exc:  # noqa: BLE001 - any failure of the audit itself is the row's reason
         row = _base_row(adapter)
         row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]

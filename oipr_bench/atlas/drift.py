@@ -21,6 +21,9 @@ def row_drift(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     for name, value in new["characteristics"].items():
         if old["characteristics"].get(name) != value:
             out.append(f"{rid}: characteristic {name} {old['characteristics'].get(name)!r} -> {value!r}")
+    for name, value in new.get("properties", {}).items():
+        if old.get("properties", {}).get(name) != value:
+            out.append(f"{rid}: property {name} {old.get('properties', {}).get(name)!r} -> {value!r}")
     for case_id, value in new["cases"].items():
         before = old["cases"].get(case_id)
         if not same_number(before, value, TOLERANCE):

@@ -11,6 +11,7 @@ import html
 from typing import Any, Iterable, Mapping
 
 from ..vocabulary import CHARACTERISTICS
+from .property_grid import property_html, property_markdown
 
 __all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label"]
 
@@ -93,6 +94,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
         out += [f"### {family}", ""]
         table = [[row_label(r), _declared(r), *_cells(r, names)] for r in members]
         out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names]], table) + [""]
+    out += property_markdown(doc)
     out += ["## Parameters", ""]
     out += _md_table(["metric", "parameters", "call"], [[row_label(r), _params(r["params"]), r["note"] or ""] for r in rows]) + [""]
     skipped = [r for r in rows if r["status"] != "ok" or r["reason"]]
@@ -141,6 +143,7 @@ def render_html(doc: Mapping[str, Any]) -> str:
             title = e(_params(row["params"]) + (f" | {row['reason']}" if row["reason"] else ""))
             parts.append(f"<tr><td title='{title}'>{e(row_label(row))}</td><td>{e(_declared(row))}</td>{cells}</tr>")
     parts.append("</table>")
+    parts.append(property_html(doc))
     ok = [r for r in doc["rows"] if r["status"] == "ok"]
     if ok:
         case_ids = list(ok[0]["cases"])

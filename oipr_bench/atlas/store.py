@@ -59,12 +59,14 @@ def atlas_document(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``atlas.json`` as plain data."""
     from .._version import __version__
     from ..auditing.characteristics import CHARACTERISTICS
+    from ..vocabulary import METRIC_PROPERTIES
 
     return {
         "format": ATLAS_FORMAT[0],
         "format_version": ATLAS_FORMAT[1],
         "oipr_bench_version": __version__,
         "characteristics": list(CHARACTERISTICS),
+        "properties": list(METRIC_PROPERTIES),
         "rows": rows,
     }
 
