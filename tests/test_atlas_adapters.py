@@ -158,3 +158,113 @@ def test_timeeval_metrics_import_without_its_experiment_runner():
     import sys
 
     assert "timeeval.timeeval" not in sys.modules
+
+
+@pytest.mark.parametrize("cls", ["RangePrAUC", "RangeRocAUC"])
+def test_timeeval_range_auc_is_a_fresh_object_per_call(cls):
+    # TimeEval's RangePrAUC/RangeRocAUC with buffer_size=None store the buffer size of their first call
+    # on the object.  The adapter must give, whatever the call order, what a fresh object gives.
+    adapter, ev = _load(f"TimeEval:{cls}")
+    from oipr_bench import scenarios
+    from oipr_bench.atlas._adapter import import_submodule
+
+    make = getattr(import_submodule("timeeval", "metrics"), cls)
+    cases = scenarios.load()
+    pairs = [(c.id, c.y_true.astype(np.int64), c.predictions[0].astype(np.float64)) for c in cases]
+    fresh = {cid: float(make(**adapter.params)(y, s)) for cid, y, s in pairs}
+    forward = {cid: _call(adapter, ev, y, s) for cid, y, s in pairs}
+    backward = {cid: _call(adapter, ev, y, s) for cid, y, s in reversed(pairs)}
+    assert len(fresh) == 25
+    assert forward == fresh
+    assert backward == fresh
+    # the bug this guards against: one shared object gives other numbers on some cases
+    shared = make(**adapter.params)
+    reused = {cid: float(shared(y, s)) for cid, y, s in pairs}
+    assert sum(not math.isclose(reused[c], fresh[c], abs_tol=1e-12) for c in fresh) > 0
+
+
+def _verdict(group: str) -> str:
+    from oipr_bench.atlas.verdicts import VERDICTS
+
+    return VERDICTS[group]
+
+
+def test_tsb_ad_range_based_is_reciprocal_cardinality():
+    # atlas/DISAGREEMENTS.md: TSB-AD's range P/R equal prts' with reciprocal cardinality on 23 of 25 cases;
+    # the others are the empty prediction (prts raises) and the all-ones one (TSB-AD: an empty range list).
+    adapter, tsb = _load("TSB-AD:Rprecision/Rrecall")
+    prts = pytest.importorskip("prts")
+    from oipr_bench import scenarios
+
+    def reference(y, p):
+        y, p = y.astype(np.int64), p.astype(np.int64)
+        try:
+            return (prts.ts_precision(y, p, alpha=0.0, cardinality="reciprocal", bias="flat"),
+                    prts.ts_recall(y, p, alpha=0.2, cardinality="reciprocal", bias="flat"))
+        except AssertionError:
+            return None
+
+    differ = {}
+    for case in scenarios.load():
+        got, ref = tsb(case.y_true.copy(), case.predictions[0].copy())[:2], reference(case.y_true, case.predictions[0])
+        if ref is None or not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got, ref)):
+            differ[case.id] = (got, ref)
+    assert set(differ) == {"constant_detector/c1", "constant_detector/c2"}
+    (p, r), (rp, rr) = differ["constant_detector/c2"]
+    assert (p, r) == (0.0, pytest.approx(0.2)) and (rp, rr) == (pytest.approx(0.025), 1.0)
+    from TSB_AD.evaluation.basic_metrics import basic_metricor
+
+    assert basic_metricor().range_convers_new(np.ones(10, dtype=int)) == []
+    text = _verdict("Tatbul range-based (TSB-AD setting)")
+    assert "on 23 of 25 cases" in text and "existence part, 0.2" in text and "P 0.025, R 1" in text
+
+
+def test_timeeval_range_fscore_uses_the_precision_bias_for_recall():
+    _load("TimeEval:RangeFScore")
+    prts = pytest.importorskip("prts")
+    from oipr_bench import scenarios
+    from oipr_bench.atlas._adapter import import_submodule
+
+    case = {c.id: c for c in scenarios.load()}["tp_positions/c1"]
+    y, p = case.y_true.astype(np.int64), case.predictions[0].astype(np.int64)
+    te = import_submodule("timeeval", "metrics").RangeFScore(
+        beta=1, p_alpha=0, r_alpha=0.5, cardinality="reciprocal", p_bias="flat", r_bias="front")(y, p)
+
+    def f1(r_bias):
+        precision = prts.ts_precision(y, p, alpha=0.0, cardinality="reciprocal", bias="flat")
+        recall = prts.ts_recall(y, p, alpha=0.5, cardinality="reciprocal", bias=r_bias)
+        return 2 * precision * recall / (precision + recall)
+
+    assert te == pytest.approx(f1("flat"), abs=1e-12)
+    assert abs(te - f1("front")) > 0.01
+    text = _verdict("Tatbul range-based (paper setting)")
+    assert f"RangeFScore(r_bias=front) {te:.6f}" in text
+    assert f"prts with r_bias=front {f1('front'):.6f}" in text and f"prts with r_bias=flat {f1('flat'):.6f}" in text
+
+
+def test_tsadmetrics_taf_conventions():
+    _load("TSADmetrics:taf")
+    from oipr_bench.atlas.tsadmetrics import registry
+    from oipr_bench.evaluators import get
+
+    def taf(y, p, **params):
+        return float(registry().get_metric("taf", **params).compute(y, p))
+
+    y = np.zeros(12, np.int64)
+    y[0] = 1
+    far = np.zeros(12, np.int64)
+    far[11] = 1
+    # >= theta: at theta 0 a prediction touching nothing counts as detected
+    assert taf(y, far, theta=0.0) == pytest.approx(0.5)
+    assert get("TaPR", theta=0.0)(y, far).f1 == 0.0
+    # delta + 1 ambiguous points, clipped at the next start - 1
+    metric = registry().get_metric("taf", delta=5)
+    assert metric._gen_ambiguous([[0, 0]], []) == [[1, 6]]
+    assert metric._gen_ambiguous([[0, 0], [4, 4]], [])[0] == [1, 3]
+    sixth = np.zeros(12, np.int64)
+    sixth[6] = 1
+    edge = taf(y, sixth, alpha=0.0, theta=0.0)
+    assert edge == pytest.approx(1 / (1 + math.exp(6)))  # the sigmoid at the window's last point
+    assert get("TaPR", alpha=0.0, theta=0.0)(y, sixth).f1 == 0.0
+    text = _verdict("TaPR")
+    assert "score 0.5 (ours 0)" in text and f"1/(1+e^6) = {edge:.6f} (ours 0)" in text

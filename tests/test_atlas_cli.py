@@ -102,7 +102,8 @@ def test_check_passes_then_reports_drift(written: Path, tmp_path: Path, capsys: 
 
 
 def test_evaluator_is_placed_among_the_rows(written: Path, capsys: pytest.CaptureFixture[str]):
-    assert main(["atlas", "--evaluator", "PA", "--dir", str(written)]) == 0
+    # exit 1 like `audit`: PA's row fails the default (OIPR's) expectations
+    assert main(["atlas", "--evaluator", "PA", "--dir", str(written)]) == 1
     out = capsys.readouterr().out
     marked = [line for line in out.splitlines() if line.startswith(">>")]
     assert len(marked) == 1 and "(yours) -: PA" in marked[0]
@@ -114,7 +115,7 @@ def test_missing_atlas_and_bad_options_are_one_line_errors(tmp_path: Path, capsy
     assert main(["atlas", "--dir", str(tmp_path)]) == 2
     assert "atlas.json not found" in capsys.readouterr().err
     assert main(["atlas", "--evaluator-param", "k=1"]) == 2
-    assert "--evaluator-param needs --evaluator" in capsys.readouterr().err
+    assert "--param needs --evaluator" in capsys.readouterr().err
     assert main(["atlas", "--check", str(tmp_path), "--only", "nope:nope"]) == 2
 
 

@@ -225,3 +225,14 @@ def test_a_reference_that_raises_is_reported_not_a_traceback() -> None:
                      shrink_budget=5)
     assert res.status == FAILED and "the reference raised ValueError: too long for me" in res.message
     assert res.shrunk.pair.length == 51  # shrunk to the shortest pair the reference refuses
+
+
+def test_the_docs_name_the_block_sizes_and_lengths_the_family_uses() -> None:
+    from oipr_bench.testing.families import LONG_RANDOM_LENGTHS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "regression-testing.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| `long_series` |"))
+    sizes = ", ".join(f"2^{b.bit_length() - 1}" for b in BLOCK_SIZES)
+    assert f"every point-block size of the built-ins ({sizes})" in row
+    assert f"log-uniform in [{LONG_RANDOM_LENGTHS[0]}, {LONG_RANDOM_LENGTHS[1]}]" in row
+    assert all(b == 1 << (b.bit_length() - 1) for b in BLOCK_SIZES)

@@ -197,3 +197,38 @@ def test_report_cli(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "must" not in err[0] and ".html" in err[0] and "no_such_module_xyz" in err[1]
     assert not (tmp_path / "y.html").exists()
+
+
+def test_summary_cards_show_not_applicable_undetermined_and_failing_sanity():
+    # A constant scalar: fragmentation and long anomaly are not applicable, the rules needing a scale are
+    # undetermined (no scale), and sanity[discriminates] and sanity[perfect] fail.  Each shows in a card.
+    from oipr_bench.reports.html_report import render_report
+
+    prof = audit(lambda t, p: 0.5)
+    page = render_report(prof)
+    summary = page[page.index('<div class="summary">'):page.index("<h2>Characteristic profile</h2>")]
+    statuses = [r.status for r in prof.characteristic_results.values()]
+    assert f'{statuses.count("not_applicable")}</div>not applicable' in summary
+    assert f'{statuses.count("undetermined")}</div>undetermined' in summary
+    failing = [n for n, r in prof.sanity_results.items() if r.status == "failed"]
+    assert "discriminates" in failing
+    assert f"{len(failing)}</div>sanity checks failing: {', '.join(failing)}" in summary
+    # a clean audit says so
+    clean = render_report(audit("OIPR"))
+    assert "0</div>sanity checks failing" in clean
+
+
+def test_a_scalar_metric_is_labelled_as_a_score_with_its_orientation():
+    # A mean time to detect (lower is better, open above): its thumbnails must say "score", never P/R/F1.
+    from oipr_bench.reports.html_report import render_report
+    from oipr_bench.scenarios.events import events_list
+    import numpy as np
+
+    def mttd(y_true, y_pred):
+        d = [float(np.flatnonzero(y_pred[s:e])[0]) for s, e in events_list(y_true) if y_pred[s:e].any()]
+        return float(np.mean(d)) if d else math.nan
+
+    page = render_report(audit(mttd, higher_is_better=False, bounds=(0, None), sanity=False))
+    assert "P nan" not in page and "F1 24" not in page
+    assert "score, lower is better: <b>24.0000</b>" in page  # tp_positions/c3: detected at its 25th point
+    assert "audited: score, lower is better" in page and "not an F1" in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -80,3 +82,58 @@ def test_a_report_with_an_undetermined_sanity_check_follows_its_schema():
     assert schema_problem(report, REPORT_SCHEMA_FILE) is None
     again = Profile.from_dict(report)
     assert again.sanity_results["discriminates"].status == "undetermined"
+
+
+# -- declaring a sanity check (issue 18): --expect discriminates=no ---------------------------------
+
+
+def _event_f1(y_true, y_pred):
+    """Event-wise P/R: the all-ones detector finds every event with P = 1, so it ties the perfect detection."""
+    from oipr_bench.scenarios.events import events_list
+
+    true, pred = events_list(y_true), events_list(y_pred)
+    touch = lambda a, b: a[0] < b[1] and b[0] < a[1]  # noqa: E731
+    p = sum(any(touch(q, t) for t in true) for q in pred) / len(pred) if pred else 0.0
+    r = sum(any(touch(t, q) for q in pred) for t in true) / len(true) if true else 0.0
+    return p, r
+
+
+EVENT_F1_ROW = ["overlap_proportion_awareness=no", "fragments_merging=no", "addressing_ambiguous_labels=no",
+                "early_detection_reward=no", "fragmentation_misleading_in_precision=present",
+                "all_one_overestimation=present"]
+
+
+def test_a_declared_sanity_failure_is_a_deviation_and_the_profile_passes():
+    from oipr_bench import audit
+
+    undeclared = audit(_event_f1, expect=EVENT_F1_ROW)
+    assert undeclared.sanity_results["discriminates"].status == "failed"
+    assert not undeclared.ok
+    assert any(f.startswith("sanity[discriminates]") for f in undeclared.failures())
+    declared = audit(_event_f1, expect={**dict(e.split("=") for e in EVENT_F1_ROW),
+                                        "discriminates": {"value": "no", "reason": "all ones finds every event"}})
+    res = declared.sanity_results["discriminates"]
+    assert res.status == "deviation"
+    assert res.message.startswith("declared discriminates=no (expect: all ones finds every event); the perfect detection")
+    assert declared.ok and declared.failures() == []
+    assert declared.to_dict()["sanity"][1]["status"] == "deviation"
+
+
+def test_a_declared_sanity_failure_that_passes_is_an_unexpected_pass():
+    from oipr_bench import audit
+
+    prof = audit("OIPR", expect="discriminates=no")
+    assert prof.sanity_results["discriminates"].status == "unexpected_pass"
+    assert prof.ok
+
+
+@pytest.mark.parametrize("item, message", [
+    ("discriminates=maybe", "discriminates='maybe' is not a value of discriminates; use one of yes, no"),
+    ("discriminate=no", "unknown characteristic 'discriminate'"),
+])
+def test_sanity_declarations_are_validated(item, message):
+    from oipr_bench import audit
+    from oipr_bench.errors import UsageError
+
+    with pytest.raises(UsageError, match=re.escape(message)):
+        audit("OIPR", expect=item)

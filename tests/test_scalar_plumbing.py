@@ -179,11 +179,37 @@ def test_report_command_takes_the_declarations(tmp_path, monkeypatch):
     tmp_path.joinpath("my_loss.py").write_text(ONE_MINUS_F1)
     monkeypatch.syspath_prepend(str(tmp_path))
     out = tmp_path / "r.html"
-    assert main(["report", "my_loss:loss", "--lower-is-better", "--bounds", "0:1", "-o", str(out)]) == 0
+    # exit 1 like `audit`: the loss has PW's row, which fails the default expectations
+    assert main(["report", "my_loss:loss", "--lower-is-better", "--bounds", "0:1", "-o", str(out)]) == 1
     page = out.read_text()
     assert "not applicable" in page
     assert "a score; lower is better; bounds 0 to 1" in page
     # Without the declaration the same loss is recorded (and judged) as higher-is-better.
     plain = tmp_path / "plain.html"
-    assert main(["report", "my_loss:loss", "-o", str(plain)]) == 0
+    assert main(["report", "my_loss:loss", "-o", str(plain)]) == 1
     assert "a score; higher is better; bounds 0 to 1" in plain.read_text()
+
+
+def test_a_bounds_violation_suggests_the_declaration_and_gives_no_verdict(tmp_path, monkeypatch, capsys):
+    # A delay in points, declared with the default bounds [0, 1]: the cases above 1 are bad results whose
+    # message names the declaration that fits, and no characteristic is read from the surviving cases.
+    import numpy as np
+
+    from oipr_bench.scenarios.events import events_list
+
+    def delay(y_true, y_pred):
+        d = [float(np.flatnonzero(y_pred[s:e])[0]) for s, e in events_list(y_true) if y_pred[s:e].any()]
+        return float(np.mean(d)) if d else 0.0
+
+    prof = oipr_bench.audit(delay, sanity=False)
+    bad = prof.case_results["tp_positions/c2"]
+    assert bad.status == "bad_result"
+    assert ("score = 5.0 lies outside the declared bounds [0, 1]; if the score is open above, declare --bounds 0: "
+            "(bounds=(0, None)) and, if smaller is better (a delay, a distance, a count of false alarms), "
+            "--lower-is-better") in bad.message
+    assert prof.case_results["overlap_proportion/c1"].ok  # delay 0 stays inside [0, 1] ...
+    assert set(prof.characteristics.values()) == {None}  # ... but gives no verdict
+    msg = prof.characteristic_results["sparse_anomaly_misleading"].message
+    assert msg.startswith("no verdict while a score lies outside the declared bounds: case ")
+    fitted = oipr_bench.audit(delay, sanity=False, higher_is_better=False, bounds=(0, None))
+    assert fitted.characteristics["early_detection_reward"] == "yes"

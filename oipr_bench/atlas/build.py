@@ -4,8 +4,10 @@ A row is plain data (a dict, stored in ``atlas.json``): the adapter's
 declarations, the package version, the status (``ok``, ``unavailable``,
 ``error``, ``not_run``) with its reason, the characteristic cells, the metric
 property cells (suite ``all``: score metrics run the score properties on the
-families' real scores; docs/properties.md) and the per-case headline numbers
-(F1 for a P/R metric, the score for a scalar one).
+families' real scores; docs/properties.md), the per-case headline numbers
+(F1 for a P/R metric, the score for a scalar one; ``None`` for NaN and for a
+failed case, the latter listed in ``failed_cases``) and the sanity checks that
+did not pass (``sanity_failed``).
 The audit's JSON report is kept beside it (one file per row).
 """
 
@@ -45,6 +47,8 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "characteristics": {},
         "properties": {},
         "cases": {},
+        "failed_cases": [],
+        "sanity_failed": [],
     }
 
 
@@ -84,15 +88,20 @@ def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
     row["properties"] = {p["name"]: cell(p) for p in report.get("properties", [])}
     row["cases"] = {c["case_id"]: headline(c) for c in report["cases"]}
     failed = [c for c in report["cases"] if c["status"] != "ok"]
+    row["failed_cases"] = [c["case_id"] for c in failed]
+    row["sanity_failed"] = [s["name"] for s in report.get("sanity", []) if s["status"] != "passed"]
     if failed:
         row["reason"] = f"{len(failed)} of {len(report['cases'])} cases failed; first: {failed[0]['case_id']}: {failed[0]['message']}"
     return row
 
 
-def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
-    """Audit one adapter: ``(row, report or None, seconds)``."""
-    from ..auditing.profiles import audit
+def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
+    """Audit one adapter: ``(row, report or None, seconds)``.
 
+    With ``reverse`` the cases are run in reverse order (``atlas --check``): a metric object
+    that keeps state between calls then sees a different first call, and its numbers drift
+    from the committed ones instead of being reproduced.
+    """
     t0 = time.perf_counter()
     try:
         evaluator = adapter.load()
@@ -101,7 +110,7 @@ def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | 
         row["status"], row["reason"] = "unavailable", str(exc)
         return row, None, time.perf_counter() - t0
     try:
-        report = _strip_timings(audit(evaluator, suite=SUITE_ALL).to_dict())
+        report = _strip_timings(_audit(evaluator, reverse).to_dict())
     except Exception as exc:  # noqa: BLE001 - any failure of the audit itself is the row's reason
         row = _base_row(adapter)
         row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]
@@ -111,6 +120,19 @@ def profile_adapter(adapter: Adapter) -> tuple[dict[str, Any], dict[str, Any] | 
     if problem:
         row["reason"] = "; ".join(x for x in (row["reason"], f"its report does not follow the report schema: {problem}") if x)
     return row, report, time.perf_counter() - t0
+
+
+def _audit(evaluator: Any, reverse: bool) -> Any:
+    """The audit profile of ``evaluator`` (suite ``all``), its cases run first to last or last to first."""
+    from ..auditing.options import AuditOptions
+    from ..auditing.profiles import AuditSession
+    from ..auditing.resolve import resolve
+
+    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL)) as session:
+        order = list(session.cases)
+        for case_id in reversed(order) if reverse else order:
+            session.case_result(case_id)
+        return session.run_all()
 
 
 def schema_problem(report: dict[str, Any]) -> str:
@@ -127,22 +149,22 @@ def schema_problem(report: dict[str, Any]) -> str:
     return ""
 
 
-def _profile_by_id(row_id: str) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
+def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
     import warnings
 
     from .registry import by_id
 
     warnings.simplefilter("ignore")
-    return profile_adapter(by_id()[row_id])
+    return profile_adapter(by_id()[row_id], reverse)
 
 
-def profile_all(adapters: Iterable[Adapter], jobs: int = 1) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
-    """Audit every adapter (in ``jobs`` worker processes), in the given order."""
+def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
+    """Audit every adapter (in ``jobs`` worker processes), in the given order; ``reverse``: see :func:`profile_adapter`."""
     ids = [a.id for a in adapters]
     if jobs <= 1 or len(ids) <= 1:
-        return [_profile_by_id(i) for i in ids]
+        return [_profile_by_id(i, reverse) for i in ids]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_profile_by_id, ids))
+        return list(pool.map(_profile_by_id, ids, [reverse] * len(ids)))
 
 
 def not_run_row(adapter: Adapter, reason: str, status: str = NOT_RUN) -> dict[str, Any]:

@@ -52,7 +52,7 @@ def member(row_id: str, label: str | None = None, **params: Any) -> Member:
 
 
 _PAPER_RPRR = {"alpha_p": 0.0, "alpha_r": 0.5, "cardinality": "reciprocal", "bias_p": "flat", "bias_r": "front"}
-_TSB_RPRR = {"alpha_p": 0.0, "alpha_r": 0.2, "cardinality": "one", "bias_p": "flat", "bias_r": "flat"}
+_TSB_RPRR = {"alpha_p": 0.0, "alpha_r": 0.2, "cardinality": "reciprocal", "bias_p": "flat", "bias_r": "flat"}
 _VUS_WINDOW = 4
 
 
@@ -74,11 +74,11 @@ def _groups() -> tuple[Group, ...]:
             member("TSADmetrics:rbf", p_alpha=0.0, r_alpha=0.5, p_bias="flat", r_bias="front", cardinality_mode="reciprocal"),
             member("TimeEval:RangeFScore", p_alpha=0.0, r_alpha=0.5, p_bias="flat", r_bias="front", cardinality="reciprocal"),
         ), "Tatbul et al. 2018 (NeurIPS); reference code: prts and Intel's TSAD-Evaluator"),
-        Group("Tatbul range-based (TSB-AD setting)", "recall alpha 0.2, precision alpha 0, flat bias, cardinality one (fixed in TSB-AD)", (
+        Group("Tatbul range-based (TSB-AD setting)", "recall alpha 0.2, precision alpha 0, flat bias, reciprocal cardinality (fixed in TSB-AD)", (
             member(prts, **_TSB_RPRR), member("oipr-bench:RP/RR", **_TSB_RPRR),
             member("TSB-AD:Rprecision/Rrecall"), member("TSB-AD:R-based-F1"),
-            member("TSADmetrics:rbf", p_alpha=0.0, r_alpha=0.2, p_bias="flat", r_bias="flat", cardinality_mode="one"),
-            member("TimeEval:RangeFScore", p_alpha=0.0, r_alpha=0.2, p_bias="flat", r_bias="flat", cardinality="one"),
+            member("TSADmetrics:rbf", p_alpha=0.0, r_alpha=0.2, p_bias="flat", r_bias="flat", cardinality_mode="reciprocal"),
+            member("TimeEval:RangeFScore", p_alpha=0.0, r_alpha=0.2, p_bias="flat", r_bias="flat", cardinality="reciprocal"),
         ), "Tatbul et al. 2018 (NeurIPS)"),
         Group("TaPR", "alpha 0.5, delta 5, theta 0", (
             member("oipr-bench:TaPR"), member("TSADmetrics:taf", theta=0.0),

@@ -34,23 +34,19 @@ def unplaceable(report: Mapping[str, Any]) -> str:
 def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> dict[str, Any]:
     """An atlas row for the audited evaluator ``name`` from its report.
 
-    The declarations (input kind, orientation, bounds) are read from the report, which holds them
-    already checked; the evaluator object (``declarations``) is never touched again (its properties
-    may raise anything).
+    ``declarations``: what declares its input kind, orientation and bounds (the audit's
+    :class:`~oipr_bench.auditing.declarations.Declarations`, or the evaluator object).
     """
-    declared = dict(report.get("evaluator") or {})
-    bounds = declared.get("bounds") or [0.0, 1.0]
     adapter = Adapter(
         package="(yours)",
         metric=name,
         family="your metric",
         build=lambda params: declarations,
         params=dict(report["evaluator"]["params"]),
-        input_kind=str(declared.get("input") or "binary"),
-        kind=str(declared.get("kind") or report.get("kind") or "pr"),
-        higher_is_better=bool(declared.get("higher_is_better", True)),
-        bounds=tuple(-math.inf if b is None and i == 0 else math.inf if b is None else float(b)
-                     for i, b in enumerate(bounds)),  # type: ignore[arg-type]
+        input_kind=str(getattr(declarations, "input_kind", "binary")),
+        kind=str(report.get("kind") or "pr"),
+        higher_is_better=bool(getattr(declarations, "higher_is_better", True)),
+        bounds=tuple(None if b is None or math.isinf(b) else b for b in getattr(declarations, "bounds", (0.0, 1.0))),  # type: ignore[arg-type]
     )
     row = row_from_report(adapter, dict(report))
     row["version"] = "-"

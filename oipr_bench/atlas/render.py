@@ -2,7 +2,8 @@
 
 Cell values are the audit's: ``yes``/``no``/``piecewise``/``only_delay``/...,
 ``present``/``absent``/``mitigated``, ``n/a`` (a rule a scalar metric cannot
-answer) and ``?`` (undetermined).
+answer) and ``?`` (undetermined); a last column names the sanity checks a row
+fails (``ok`` when none).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from ..vocabulary import CHARACTERISTICS
 from .property_grid import property_html, property_markdown
 
-__all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label"]
+__all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label", "sanity_cell"]
 
 #: Column headers of the grid (Table 5's rows, then the two overestimation markers).
 SHORT: dict[str, str] = dict(
@@ -53,19 +54,31 @@ def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
     ]
 
 
-def _num(x: float | None) -> str:
-    return "err" if x is None else f"{x:.4g}"
+def _num(row: Mapping[str, Any], case_id: str) -> str:
+    """A per-case number: ``err`` where the metric failed, ``nan`` where it returned NaN."""
+    x = row["cases"].get(case_id)
+    if x is not None:
+        return f"{x:.4g}"
+    return "err" if case_id in row.get("failed_cases", ()) else "nan"
+
+
+def sanity_cell(row: Mapping[str, Any]) -> str:
+    """The sanity column: ``ok``, or the checks that did not pass (``discriminates+perfect``); ``-`` not profiled."""
+    if row["status"] != "ok":
+        return "-"
+    failed = row.get("sanity_failed", [])
+    return "+".join(failed) if failed else "ok"
 
 
 def grid_lines(rows: list[Mapping[str, Any]], names: list[str], mark: str | None = None) -> list[str]:
     """The grid as plain-text lines (``mark``: a row id to flag with ``>>``)."""
-    header = ["", "metric", *[SHORT[n] for n in names]]
+    header = ["", "metric", *[SHORT[n] for n in names], "sanity"]
     body: list[list[str]] = []
     for family, members in families(rows).items():
-        body.append(["", f"[{family}]", *[""] * len(names)])
+        body.append(["", f"[{family}]", *[""] * (len(names) + 1)])
         for row in members:
             flag = ">>" if row["id"] == mark else ""
-            body.append([flag, row_label(row), *_cells(row, names)])
+            body.append([flag, row_label(row), *_cells(row, names), sanity_cell(row)])
     widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + body]
 
@@ -88,12 +101,16 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     rows = doc["rows"]
     out = ["# The metric atlas", "", "Written by `oipr-bench atlas --write` (do not edit). " + _summary(doc)[0], ""]
     out += ["Columns: " + "; ".join(f"`{SHORT[n]}` {n}" for n in names) + ".", ""]
-    out += ["Cells: the audit's value; `n/a` a rule a scalar metric cannot answer; `?` undetermined; `-` not profiled.", ""]
+    out += ["Cells: the audit's value; `n/a` a rule a scalar metric cannot answer; `?` undetermined (a needed case "
+            "failed, or the numbers are NaN or the metric has no scale there); `-` not profiled. `sanity`: `ok`, or "
+            "the sanity checks the row does not pass (failed, or undetermined where every call they need failed; "
+            "a row failing `discriminates` cannot tell the perfect detection from no detection or the all-ones "
+            "one: read its cells with that in mind).", ""]
     out += ["## The grid", ""]
     for family, members in families(rows).items():
         out += [f"### {family}", ""]
-        table = [[row_label(r), _declared(r), *_cells(r, names)] for r in members]
-        out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names]], table) + [""]
+        table = [[row_label(r), _declared(r), *_cells(r, names), sanity_cell(r)] for r in members]
+        out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names], "sanity"], table) + [""]
     out += property_markdown(doc)
     out += ["## Parameters", ""]
     out += _md_table(["metric", "parameters", "call"], [[row_label(r), _params(r["params"]), r["note"] or ""] for r in rows]) + [""]
@@ -115,10 +132,11 @@ def _case_section(rows: list[Mapping[str, Any]]) -> list[str]:
         return []
     case_ids = list(ok[0]["cases"])
     out = ["## Per-case numbers", "", "F1 for a precision/recall metric, the score for a scalar one "
-           "(the mean over the 100 runs for a random-detector case); `err` where the metric failed.", ""]
+           "(the mean over the 100 runs for a random-detector case); `err` where the metric failed, `nan` where it "
+           "returned NaN.", ""]
     for family, members in families(ok).items():
         out += [f"### {family}", ""]
-        table = [[cid, *[_num(r["cases"].get(cid)) for r in members]] for cid in case_ids]
+        table = [[cid, *[_num(r, cid) for r in members]] for cid in case_ids]
         out += _md_table(["case", *[f"{r['package']}: {r['metric']}" for r in members]], table) + [""]
     return out
 
@@ -134,12 +152,18 @@ def render_html(doc: Mapping[str, Any]) -> str:
         ".yes,.absent,.mitigated{background:#dfd}.no,.present{background:#fdd}.na{color:#888}</style></head><body>",
         "<h1>The metric atlas</h1>",
         f"<p>{e(_summary(doc)[0])}</p>",
-        "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names) + "</tr>",
+        "<p>Cells: the audit's value; n/a a rule a scalar metric cannot answer; ? undetermined; - not profiled; "
+        "sanity: ok or the sanity checks the row does not pass. Per-case numbers: err where the metric failed, nan where "
+        "it returned NaN.</p>",
+        "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names)
+        + "<th>sanity</th></tr>",
     ]
     for family, members in families(doc["rows"]).items():
-        parts.append(f"<tr><th colspan='{len(names) + 2}' style='text-align:left'>{e(family)}</th></tr>")
+        parts.append(f"<tr><th colspan='{len(names) + 3}' style='text-align:left'>{e(family)}</th></tr>")
         for row in members:
             cells = "".join(f"<td class='{_css(c)}'>{e(c)}</td>" for c in _cells(row, names))
+            sanity = sanity_cell(row)
+            cells += f"<td class='{'absent' if sanity == 'ok' else _css(sanity) if sanity == '-' else 'present'}'>{e(sanity)}</td>"
             title = e(_params(row["params"]) + (f" | {row['reason']}" if row["reason"] else ""))
             parts.append(f"<tr><td title='{title}'>{e(row_label(row))}</td><td>{e(_declared(row))}</td>{cells}</tr>")
     parts.append("</table>")
@@ -149,7 +173,7 @@ def render_html(doc: Mapping[str, Any]) -> str:
         case_ids = list(ok[0]["cases"])
         parts.append("<h2>Per-case numbers</h2><table><tr><th>metric</th>" + "".join(f"<th>{e(c)}</th>" for c in case_ids) + "</tr>")
         for row in ok:
-            parts.append(f"<tr><td>{e(row_label(row))}</td>" + "".join(f"<td>{_num(row['cases'].get(c))}</td>" for c in case_ids) + "</tr>")
+            parts.append(f"<tr><td>{e(row_label(row))}</td>" + "".join(f"<td>{_num(row, c)}</td>" for c in case_ids) + "</tr>")
         parts.append("</table>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -4,8 +4,14 @@
 asyncssh, ...), so the metric sub-package is imported on its own (see
 :func:`oipr_bench.atlas._adapter.import_submodule`); it needs only NumPy,
 scikit-learn and prts.  Every metric is called as ``metric(y_true, y_score)``
-(its public ``__call__``, which returns 0.0 for a constant score).  Binary
-rows use the default ``NoThresholding`` strategy on the 0/1 prediction.
+(its public ``__call__``, which returns 0.0 for a constant score and refuses
+an int8 prediction: binary metrics take int64 or bool only, hence the int64 labels).  Binary rows use the default
+``NoThresholding`` strategy on the 0/1 prediction.
+
+A metric object is built afresh for every call: TimeEval's metrics may keep
+state between calls (``RangePrAUC``/``RangeRocAUC`` with ``buffer_size=None``
+store the buffer size computed on the first call and reuse it on every later
+one), while its own evaluation builds the metric per series.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ def _metrics() -> Any:
 
 def _single(cls: str, input_kind: str) -> Callable[[Mapping[str, Any]], Any]:
     def build(params: Mapping[str, Any]) -> Any:
-        metric = getattr(_metrics(), cls)(**params)
+        make = getattr(_metrics(), cls)
         convert = as_scores if input_kind == "scores" else as_labels
-        return lambda y_true, y_pred: float(metric(as_labels(y_true), convert(y_pred)))
+        kwargs = dict(params)
+        return lambda y_true, y_pred: float(make(**kwargs)(as_labels(y_true), convert(y_pred)))
 
     return build
 
@@ -35,17 +42,32 @@ def _single(cls: str, input_kind: str) -> Callable[[Mapping[str, Any]], Any]:
 def _classification(params: Mapping[str, Any]) -> Any:
     tm = _metrics()
     no_threshold = import_submodule("timeeval", "metrics.thresholding").NoThresholding
-    metrics = [cls(no_threshold()) for cls in (tm.Precision, tm.Recall, tm.F1Score)]
-    return lambda y_true, y_pred: tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+
+    def fn(y_true: Any, y_pred: Any) -> tuple[float, ...]:
+        metrics = [cls(no_threshold()) for cls in (tm.Precision, tm.Recall, tm.F1Score)]
+        return tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+
+    return fn
 
 
 def _range_pair(params: Mapping[str, Any]) -> Any:
     tm = _metrics()
-    metrics = [tm.RangePrecision(**params), tm.RangeRecall(**params)]
-    return lambda y_true, y_pred: tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+    kwargs = dict(params)
+
+    def fn(y_true: Any, y_pred: Any) -> tuple[float, ...]:
+        metrics = [tm.RangePrecision(**kwargs), tm.RangeRecall(**kwargs)]
+        return tuple(float(m(as_labels(y_true), as_labels(y_pred))) for m in metrics)
+
+    return fn
 
 
-def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None, kind: str = "score", note: str = "", slow: bool = False) -> Adapter:
+#: The conventions every TimeEval row inherits (shown in the atlas grid's call column).
+NOTE = ("a fresh metric object per call, metric(y_true as int64, y_pred); TimeEval refuses an int8 prediction "
+        "(binary metrics take int64 or bool) and returns 0.0 for any constant prediction (its __call__ guard), "
+        "so the empty and the all-ones prediction score 0.0")
+
+
+def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None, kind: str = "score", note: str = NOTE, slow: bool = False) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow)
 
 

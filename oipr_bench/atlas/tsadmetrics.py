@@ -67,6 +67,13 @@ METRICS: dict[str, tuple[str, str, bool, Any, dict[str, Any], str | None]] = {
 }
 
 
+#: What a row's call column says beyond the call itself: conventions a reader of the grid must know.
+NOTES: dict[str, str] = {
+    "nab_score": "the NAB windows are the labelled anomaly ranges themselves (pointwise_to_segmentwise(y_true)), "
+                 "not NAB's windows of 10 % of the series centred on each label; probation 0, standard costs "
+                 "(tp 1, fp 0.11, fn 1); 0 for an empty prediction",
+}
+
 #: About 3 s per call on a 1000-point series (see docs/atlas.md).
 SLOW = frozenset({"pate"})
 
@@ -102,7 +109,7 @@ def adapter(name: str, **params: Any) -> Adapter:
         higher_is_better=hib,
         bounds=bounds,
         group=group,
-        note="Registry.get_metric(name, **params).compute(y_true, y_pred)",
+        note="; ".join(x for x in ("Registry.get_metric(name, **params).compute(y_true, y_pred)", NOTES.get(name, "")) if x),
         slow=name in SLOW,
     )
 

@@ -19,7 +19,8 @@ from .results import CaseResult
 from .readings import KIND_PR, KIND_SCORE
 from .runner import CallOutcome
 from ..evaluators.score import Score
-from ..vocabulary import OK
+from .coerce import OUT_OF_BOUNDS
+from ..vocabulary import BAD_RESULT, OK
 
 __all__ = ["run_case", "pw_baseline", "mean_score"]
 
@@ -67,3 +68,33 @@ def pw_baseline(case: Any) -> Score:
 
     pw = get("PW")
     return mean_score([pw(case.y_true, p) for p in case.predictions])
+
+
+def bounds_violation(results: list[CaseResult]) -> str:
+    """The first case whose score left the declared bounds, as ``"case ID: message"``, or ``""``.
+
+    A score outside its declared range means the declaration is wrong, so the audit derives no
+    characteristic from the cases that happened to stay inside it.
+    """
+    for res in results:
+        if res.status == BAD_RESULT and OUT_OF_BOUNDS in res.message:
+            return f"case {res.case_id}: {res.message}"
+    return ""
+
+
+def anchor_scores(anchors: dict[str, tuple[CallOutcome, CallOutcome]]) -> tuple[dict[str, Score], dict[str, Score], dict[str, str]]:
+    """Split ``{case_id: (empty outcome, perfect outcome)}`` into the two anchors' scores and the failures.
+
+    Returns ``(empty, perfect, problems)``: a case whose empty or perfect call failed is in
+    ``problems`` with a line saying which and why (its scale is then undefined).
+    """
+    empty: dict[str, Score] = {}
+    perfect: dict[str, Score] = {}
+    problems: dict[str, str] = {}
+    for cid, (none, best) in anchors.items():
+        bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
+        if bad:
+            problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})" for what, o in bad)
+        else:
+            empty[cid], perfect[cid] = none.score, best.score  # type: ignore[assignment]
+    return empty, perfect, problems

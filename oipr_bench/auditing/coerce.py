@@ -22,7 +22,11 @@ from ..evaluators.tapr import above_one_note
 from .readings import KIND_PR, KIND_SCORE
 from ..evaluators.score import Score, f1_from
 
-__all__ = ["coerce_result", "coerce_with_flag", "result_kind", "check_range", "RANGE_TOLERANCE"]
+__all__ = ["coerce_result", "coerce_with_flag", "result_kind", "check_range", "bounds_hint", "RANGE_TOLERANCE",
+           "OUT_OF_BOUNDS"]
+
+#: How an out-of-bounds scalar is named in a case's message (the audit then gives no verdict at all).
+OUT_OF_BOUNDS = "lies outside the declared bounds"
 
 
 def _as_float(name: str, value: Any) -> float:
@@ -120,6 +124,23 @@ def _range_text(bounds: tuple[float, float]) -> str:
     return f"{left}, {right}"
 
 
+def bounds_hint(value: float, bounds: tuple[float, float]) -> str:
+    """The declaration that would fit ``value``: the bounds with the exceeded end open, and the orientation.
+
+    Above an upper bound of 1 a score is often a count, a delay or a distance, which is better when
+    lower: the hint names ``--lower-is-better`` too.
+    """
+    lo, hi = bounds
+    if value > hi:
+        end = "" if math.isinf(lo) else f"{lo:g}"
+        fit = f"--bounds {end}: (bounds=({end or 'None'}, None))"
+        also = " and, if smaller is better (a delay, a distance, a count of false alarms), --lower-is-better" \
+            if value >= 0 else ""
+        return f"if the score is open above, declare {fit}{also}"
+    end = "" if math.isinf(hi) else f"{hi:g}"
+    return f"if the score is open below, declare --bounds :{end} (bounds=(None, {end or 'None'}))"
+
+
 def check_range(
     score: Score,
     y_true: np.ndarray,
@@ -150,7 +171,7 @@ def check_range(
             return f"score = {value!r} is not a finite number"
         lo, hi = bounds
         if not lo - RANGE_TOLERANCE <= value <= hi + RANGE_TOLERANCE:
-            return f"score = {value!r} lies outside the declared bounds {_range_text(bounds)}"
+            return f"score = {value!r} {OUT_OF_BOUNDS} {_range_text(bounds)}; {bounds_hint(value, bounds)}"
         return ""
     for name, value in zip(Score._fields, score):
         if math.isnan(value):

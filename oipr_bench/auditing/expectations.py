@@ -30,11 +30,24 @@ __all__ = [
     "UNDETERMINED",
     "NOT_RUN",
     "NOT_APPLICABLE",
+    "SANITY_NAMES",
+    "SANITY_VALUES",
+    "SANITY_OK",
+    "judge_sanity",
 ]
 
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
 from ..vocabulary import METRIC_PROPERTIES, PROPERTY_VALUES  # noqa: E402
+from ..vocabulary import NO, PROPERTY_SEARCH, SANITY_CHECKS, YES  # noqa: E402
+
+#: Sanity checks can be declared too: ``yes`` (the default) the check passes, ``no`` it fails as expected
+#: (``--expect discriminates=no`` for an event-wise metric that cannot tell all-ones from perfect).
+SANITY_NAMES: tuple[str, ...] = SANITY_CHECKS + (PROPERTY_SEARCH,)
+SANITY_VALUES: tuple[str, ...] = (YES, NO)
+SANITY_DEFAULT: tuple[str, ...] = (YES,)
+#: Sanity statuses that are not a problem: passed, or a declared failure (and its unexpected pass).
+SANITY_OK: tuple[str, ...] = (PASSED, DEVIATION, UNEXPECTED_PASS)
 
 
 
@@ -45,7 +58,7 @@ class Expectation:
     Attributes
     ----------
     name : str
-        Characteristic name.
+        Characteristic name, or a sanity check's (:data:`SANITY_NAMES`; values ``yes``/``no``).
     values : tuple of str
         Accepted observed values.
     source : str
@@ -62,8 +75,9 @@ class Expectation:
 
     @property
     def default(self) -> tuple[str, ...]:
-        """OIPR's value(s): the default expectation; none for a metric property (reported, not judged)."""
-        return ch.DEFAULT_EXPECTED.get(self.name, ())
+        """OIPR's value(s): the default expectation; ``yes`` for a sanity check (it passes); none for a
+        metric property (reported, not judged)."""
+        return ch.DEFAULT_EXPECTED.get(self.name, SANITY_DEFAULT if self.name in SANITY_NAMES else ())
 
     @property
     def deviation(self) -> bool:
@@ -78,11 +92,11 @@ class Expectation:
 
 
 def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
-    allowed = ch.VALUES.get(name) or PROPERTY_VALUES.get(name)
+    allowed = ch.VALUES.get(name) or PROPERTY_VALUES.get(name) or (SANITY_VALUES if name in SANITY_NAMES else None)
     if allowed is None:
         raise UsageError(
             f"{source}: unknown characteristic {name!r}; known: {', '.join(ch.CHARACTERISTICS)} "
-            f"(metric properties: {', '.join(METRIC_PROPERTIES)})"
+            f"(metric properties: {', '.join(METRIC_PROPERTIES)}; sanity checks, yes or no: {', '.join(SANITY_NAMES)})"
         )
     raw = value if isinstance(value, (list, tuple)) else [value]
     if not raw:
@@ -91,7 +105,7 @@ def _parse_values(name: str, value: Any, source: str) -> tuple[str, ...]:
     for item in raw:
         if not isinstance(item, str):
             raise UsageError(f"{source}: {name} must be one of {', '.join(allowed)}, got {item!r}")
-        v = ch.normalise_value(item)
+        v = ch.normalise_value(item) if name not in SANITY_NAMES else str(item).strip().lower()
         if v not in allowed:
             raise UsageError(f"{source}: {name}={item!r} is not a value of {name}; use one of {', '.join(allowed)}")
         if v not in out:
@@ -131,6 +145,8 @@ def expectations_from(declared: Mapping[str, Any] | Iterable[str] | None, source
     out: dict[str, Expectation] = {}
     for given, value in items:
         name = ch.normalise_value(given)
+        if name.replace("_", "-") == PROPERTY_SEARCH:
+            name = PROPERTY_SEARCH
         if name in out:
             raise UsageError(f"{source}: {clip(printable(str(given)), 80)} is declared twice (characteristic names "
                              "ignore case); declare each characteristic once")
@@ -212,3 +228,12 @@ def judge(observed: str | None, expectation: Expectation) -> str:
     return PASSED if observed in expectation.values else FAILED
 
 
+def judge_sanity(passed: bool, expectation: Expectation | None) -> str:
+    """Status of a sanity check that ``passed`` (or failed) against a declaration (``None``: not declared).
+
+    Declared ``no``: a failure is the declared ``deviation`` (pytest: xfail), a pass an
+    ``unexpected_pass``; otherwise ``passed`` or ``failed``.
+    """
+    if expectation is None or not expectation.deviation:
+        return PASSED if passed else FAILED
+    return UNEXPECTED_PASS if passed else DEVIATION

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from . import characteristics as ch
-from .case_runs import pw_baseline, run_case
+from .case_runs import anchor_scores, bounds_violation, pw_baseline, run_case
 from .case_sets import cases_with, user_cases_of, user_reference
 from .comparison import compare_case
 from .assembly import assemble_profile
@@ -41,7 +41,7 @@ from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult,
 from .declarations import declarations_of
 from .readings import KIND_PR, KIND_SCORE
 from .runner import CallOutcome, Caller
-from .sanity import SanityContext, run_check
+from .sanity import SanityContext, judged, run_check
 from ..evaluators.score import Score
 from .properties import run_property
 from .property_results import PropertyResult
@@ -174,6 +174,11 @@ class AuditSession:
         expectation = self.expectations[name]
         needed = ch.REQUIRED_CASES[name]
         results = [self.case_result(c) for c in needed]
+        # a score outside its declared bounds: the declaration is wrong, so no verdict from the other cases
+        violation = bounds_violation([self.case_result(c) for c in self.cases]) if self.kind == KIND_SCORE else ""
+        if violation:
+            return CharacteristicResult(name, None, expectation, UNDETERMINED, None,
+                                        f"no verdict while a score lies outside the declared bounds: {violation}")
         failed = [r for r in results if not r.ok]
         if failed:
             msg = "; ".join(f"needs case {r.case_id}, which failed ({r.status})" for r in failed)
@@ -182,15 +187,7 @@ class AuditSession:
         decl, kind = self.declarations, self.kind or KIND_PR
         obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
         anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
-        empty, perfect, problems = {}, {}, {}
-        for cid in anchored:
-            none, best = self.anchors(cid)
-            bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
-            if bad:
-                problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})"
-                                          for what, o in bad)
-                continue
-            empty[cid], perfect[cid] = none.score, best.score
+        empty, perfect, problems = anchor_scores({cid: self.anchors(cid) for cid in anchored})
         obs = ch.Observations(
             scores=scores,  # type: ignore[arg-type]
             baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
@@ -216,7 +213,7 @@ class AuditSession:
             o = self.options
             ctx = SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
                                 o.hypothesis_examples, self.declarations, lambda: self.kind)
-            self._sanity[name] = run_check(name, ctx)
+            self._sanity[name] = judged(run_check(name, ctx), self.expectations.get(name))
         return self._sanity[name]
 
     def property_result(self, name: str) -> PropertyResult:

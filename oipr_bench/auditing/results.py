@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from . import characteristics as ch
 from ..errors import FixtureError
 from ..evaluators.score import Score
-from .expectations import Expectation
+from .expectations import SANITY_OK, Expectation
 from ..jsondata import jsonable, number, schema_problem, unnumber
 from .declarations import Declarations
 from .property_results import PropertyResult
@@ -156,7 +156,7 @@ class CharacteristicResult:
 
 @dataclass(frozen=True)
 class SanityResult:
-    """Outcome of one sanity check (``passed`` or ``failed``, and why)."""
+    """Outcome of one sanity check (passed, failed, undetermined, or declared: deviation, unexpected_pass)."""
 
     name: str
     status: str
@@ -291,7 +291,7 @@ class Profile:
         return (
             all(r.ok for r in self.case_results.values())
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
-            and all(r.status == PASSED for r in self.sanity_results.values())
+            and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
             and not any(r.counts_as_failure for r in self.property_results.values())
             and all(r.status == PASSED for r in self.differential_results.values())
@@ -305,7 +305,7 @@ class Profile:
                 out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
-        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status != PASSED]
+        out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status not in SANITY_OK]
         out += [f"reference[{r.case_id}]: {r.message}" for r in self.reference_results.values() if r.status != PASSED]
         out += [f"property[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}"
                 if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"

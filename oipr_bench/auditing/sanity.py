@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .expectations import Expectation, judge_sanity
 from .results import CaseResult, SanityResult
 from .runner import CallOutcome, Caller
 from .declarations import Declarations
@@ -274,3 +275,19 @@ def run_check(name: str, ctx: SanityContext) -> SanityResult:
     if name not in CHECKS:
         raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(CHECKS)}")
     return CHECKS[name](ctx)
+
+
+def judged(res: SanityResult, expectation: Expectation | None) -> SanityResult:
+    """``res`` against a declared expectation of the check (``--expect discriminates=no``), if any.
+
+    A declared failure becomes ``deviation`` and a pass ``unexpected_pass``
+    (:func:`oipr_bench.auditing.expectations.judge_sanity`); the message says what was declared.
+    """
+    if expectation is None or res.status not in (PASSED, FAILED):
+        return res
+    status = judge_sanity(res.status == PASSED, expectation)
+    if status == res.status:
+        return res
+    why = f": {expectation.reason}" if expectation.reason else ""
+    note = f"declared {res.name}={'|'.join(expectation.values)} ({expectation.source}{why})"
+    return SanityResult(res.name, status, f"{note}; {res.message}" if res.message else note)

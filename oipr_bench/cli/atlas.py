@@ -3,7 +3,8 @@
 - no option: print the committed grid;
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
   are kept from DIR's existing atlas unless ``--include-slow``);
-- ``--check [DIR]``: profile again and report every row that drifted (exit 1);
+- ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
+  between calls drifts), and report every row that drifted (exit 1);
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only and print its row inside the committed grid,
   with the three nearest rows and where X differs from each.
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .audit import add_run_options, exit_code, given_run_options, options_from
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``atlas`` sub-command."""
@@ -31,11 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
-    parser.add_argument("--evaluator-param", action="append", metavar="KEY=VALUE", help="parameter of --evaluator (repeatable)")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow (about an hour more)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
     parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
+    # With --evaluator: the options of `oipr-bench audit` (--evaluator-param is the old spelling of --param).
+    add_run_options(parser, param_aliases=("--evaluator-param",))
     parser.set_defaults(func=run)
 
 
@@ -54,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.evaluator_param and not args.evaluator:
-        raise UsageError("--evaluator-param needs --evaluator")
+    given = given_run_options(args)
+    if given and not args.evaluator:
+        raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
     if args.only and args.check is None:
         raise UsageError("--only selects rows for --check; give --check")
     if args.include_slow and args.write is None and args.check is None:
@@ -76,11 +81,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profiled(adapters: list[Any], jobs: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _profiled(adapters: list[Any], jobs: int, reverse: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     from ..atlas.build import profile_all
 
     rows, reports = [], {}
-    for row, report, _ in profile_all(adapters, jobs=jobs):
+    for row, report, _ in profile_all(adapters, jobs=jobs, reverse=reverse):
         rows.append(row)
         reports[row["id"]] = report
     return rows, reports
@@ -127,7 +132,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     unknown = set(args.only or ()) - {a.id for a in adapters()}
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
-    rows, _ = _profiled(todo, args.jobs)
+    # The cases run last to first: a metric object that keeps state between calls drifts.
+    rows, _ = _profiled(todo, args.jobs, reverse=True)
     problems = drift(committed, rows)
     for line in problems:
         print(f"atlas drift: {line}")
@@ -149,18 +155,21 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 
 
 def _place(args: argparse.Namespace) -> int:
-    from ..auditing.profiles import audit
+    """Audit ``--evaluator`` with the audit options, print its row among the others; exit like ``audit``."""
+    from ..auditing.profiles import AuditSession
     from ..atlas.place import placement_lines, unplaceable, user_row
     from ..atlas.store import read_atlas
     from ..auditing.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
-    resolved = resolve(args.evaluator, parse_params(args.evaluator_param))
-    report = audit(resolved).to_dict()
-    problem = unplaceable(report)
+    options = options_from(args)
+    resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
+    with AuditSession(resolved, options) as session:
+        profile = session.run_all()
+    problem = unplaceable(profile.to_dict())
     if problem:
         print(f"oipr-bench atlas: evaluator {args.evaluator}: {problem}", file=sys.stderr)
         return 1
-    row = user_row(args.evaluator, report, resolved.fn)
+    row = user_row(args.evaluator, profile.to_dict(), profile.declarations)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
-    return 0
+    return exit_code(profile, "atlas")

@@ -3,6 +3,14 @@
 Exit code 0 when the profile matches the expectations (OIPR's row of Table 5
 unless deviations are declared) and nothing failed, 1 otherwise, 2 on a usage
 error (bad module path, bad ``--param``, unknown characteristic or value).
+
+Its options are spelled once here (:func:`add_run_options`) and shared by ``report`` and
+``atlas --evaluator``: the evaluator's parameters (``--param``), the declared expectations
+(``--expect``, ``--expect-file``), what it takes and returns (``--input``, ``--lower-is-better``,
+``--bounds``), how it runs (``--timeout``, ``--isolate``, ``--hypothesis-examples``, ``--suite``, ``--cases``) and
+the reference comparison (``--reference``, ``--differential``, ...).  Their values become one :class:`~oipr_bench.auditing.options.AuditOptions` through
+:func:`~oipr_bench.auditing.options.options_from_flags`, the rule the pytest plugin uses too (with
+its ``--oipr-`` spellings); the three commands exit alike (:func:`exit_code`).
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from ..io import atomic_write_text, check_output
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..auditing.options import AuditOptions
+    from ..auditing.results import Profile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,10 +37,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--expect declares deviations). Exit code 0 when everything is as expected, 1 otherwise.",
     )
     parser.add_argument("evaluator", help="a built-in name (OIPR, PA, ...), pkg.mod:Name, pkg.mod.Name or file.py:Name")
-    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+    add_run_options(parser)
+    parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
+    parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
+    parser.set_defaults(func=run)
+
+
+#: The destinations of :func:`add_run_options` and their flags (for "needs --evaluator" messages).
+RUN_OPTIONS: dict[str, str] = {
+    "param": "--param", "expect": "--expect", "expect_file": "--expect-file", "reference": "--reference",
+    "reference_param": "--reference-param", "against": "--against", "tolerance": "--tolerance",
+    "timeout": "--timeout", "isolate": "--isolate", "hypothesis_examples": "--hypothesis-examples",
+    "input": "--input", "lower_is_better": "--lower-is-better", "bounds": "--bounds", "cases": "--cases",
+    "differential": "--differential", "seed": "--seed", "shrink_budget": "--shrink-budget", "suite": "--suite",
+}
+
+
+def add_run_options(parser: argparse.ArgumentParser, *, param_aliases: tuple[str, ...] = ()) -> None:
+    """Add the evaluator, expectation, run and reference options (``param_aliases``: old spellings of ``--param``)."""
+    parser.add_argument("--param", *param_aliases, dest="param", action="append", default=[], metavar="KEY=VALUE",
                         help="evaluator parameter (repeatable; values parsed as JSON where they parse)")
     parser.add_argument("--expect", action="append", default=[], metavar="NAME=VALUE",
-                        help="declare an expected characteristic value (repeatable)")
+                        help="declare an expected characteristic value, or a sanity check yes/no (repeatable)")
     parser.add_argument("--expect-file", metavar="PATH", help="TOML or JSON file of characteristic = value declarations")
     parser.add_argument("--reference", metavar="NAME", help="also compare every case with this built-in evaluator")
     parser.add_argument("--reference-param", action="append", default=[], metavar="KEY=VALUE", help="parameter for --reference")
@@ -56,9 +83,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--suite", choices=("table5", "properties", "all"), default=None,
                         help="what to run: the paper's Table 5 (default for 0/1 input), the metric properties "
                         "(docs/properties.md), or all (default with --input scores)")
-    parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
-    parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
-    parser.set_defaults(func=run)
 
 
 def add_declaration_options(parser: argparse.ArgumentParser) -> None:
@@ -76,17 +100,8 @@ def declarations_from(args: argparse.Namespace) -> dict[str, Any]:
     return {"input_kind": args.input, "lower_is_better": args.lower_is_better, "bounds": args.bounds}
 
 
-def output_path(output: str | None) -> str | None:
-    """``output`` fixed against the current folder before any user code runs.
-
-    An evaluator calling ``os.chdir`` must not move the file (``os.path.join`` keeps a trailing
-    ``/``, which the writer refuses as a folder).
-    """
-    return os.path.join(os.getcwd(), output) if output else None
-
-
 def options_from(args: argparse.Namespace) -> "AuditOptions":
-    """The audit options of the command line (errors name this command's flags)."""
+    """The audit options of the command line (errors name the command's flags)."""
     from ..auditing.options import CLI_FLAGS, options_from_flags
 
     return options_from_flags({
@@ -96,6 +111,30 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "expect_file": args.expect_file, "suite": getattr(args, "suite", None), "differential": args.differential,
         "seed": args.seed, "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
     }, CLI_FLAGS)
+
+
+def given_run_options(args: argparse.Namespace) -> list[str]:
+    """The flags of :func:`add_run_options` given on the command line (those not at their default)."""
+    defaults = {"param": [], "expect": [], "reference_param": [], "isolate": False, "hypothesis_examples": 0,
+                "lower_is_better": False, "differential": 0}
+    return [flag for dest, flag in RUN_OPTIONS.items() if getattr(args, dest, None) != defaults.get(dest)]
+
+
+def exit_code(profile: "Profile", command: str, quiet: bool = False) -> int:
+    """0 when ``profile`` has no problem, else 1; the problems go to stderr (one line each) unless ``quiet``."""
+    if not quiet:
+        for line in profile.failures():
+            print(f"oipr-bench {command}: {line}", file=sys.stderr)
+    return 0 if profile.ok else 1
+
+
+def output_path(output: str | None) -> str | None:
+    """``output`` fixed against the current folder before any user code runs.
+
+    An evaluator calling ``os.chdir`` must not move the file (``os.path.join`` keeps a trailing
+    ``/``, which the writer refuses as a folder).
+    """
+    return os.path.join(os.getcwd(), output) if output else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,7 +153,4 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(output, text)
     else:
         sys.stdout.write(text)
-    if args.format != "json":
-        for line in profile.failures():
-            print(f"oipr-bench audit: {line}", file=sys.stderr)
-    return 0 if profile.ok else 1
+    return exit_code(profile, "audit", quiet=args.format == "json")

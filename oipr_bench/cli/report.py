@@ -4,7 +4,8 @@
 ``oipr-bench audit`` (a built-in name such as ``OIPR`` works too) and writes
 the profile table, the evidence with case thumbnails and the scores next to
 the seven built-in evaluators into one HTML file with nothing to download.
-matplotlib is not needed.
+matplotlib is not needed. It takes the options of ``oipr-bench audit`` and exits
+like it: 0 when the profile has no problem, 1 otherwise (the problems on stderr).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .audit import add_declaration_options, declarations_from, output_path
+from .audit import add_run_options, exit_code, options_from, output_path
 
 
 def register(subparsers: Any) -> None:
@@ -22,13 +23,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("evaluator", metavar="EVALUATOR",
                         help="pkg.mod:Name, pkg.mod.Name, path/file.py:Name or a built-in name (OIPR, PA, ...)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
-    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                        help="evaluator parameter (repeatable; values parsed as JSON where they parse)")
-    parser.add_argument("--expect", action="append", default=[], metavar="NAME=VALUE",
-                        help="declared expected value of a characteristic (repeatable)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="per-call time limit")
     parser.add_argument("--title", default=None, help="page heading (default: 'Evaluator audit: NAME')")
-    add_declaration_options(parser)
+    add_run_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -36,22 +32,17 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..io import check_output
     from ..reports.html_report import write_report
-    from ..auditing.options import CLI_FLAGS, options_from_flags
     from ..auditing.profiles import AuditSession
     from ..auditing.resolve import parse_params, resolve
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
     output = output_path(args.output)  # before any user code runs (it may os.chdir)
-    options = options_from_flags({"timeout": args.timeout, "expect": args.expect, **declarations_from(args)},
-                                 CLI_FLAGS)
+    options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
     path = write_report(profile, output, title=args.title)
     print(path)
-    failures = profile.failures()
-    if failures:
-        print(f"{len(failures)} problem(s): " + "; ".join(failures[:3]) + (" ..." if len(failures) > 3 else ""))
-    return 0
+    return exit_code(profile, "report")

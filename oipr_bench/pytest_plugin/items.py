@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED
+from ..vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED, UNEXPECTED_PASS
 from ..vocabulary import METRIC_PROPERTIES
 
 __all__ = ["STATE", "PluginState", "state_of", "MARKERS", "OiprCollector", "OiprItem", "OiprCheckFailed",
@@ -105,17 +105,17 @@ class OiprCollector(pytest.Collector):
             item = OiprItem.from_parent(self, name=f"{kind}[{key}]", nodeid=f"{self.nodeid}::{kind}[{key}]",
                                         kind=kind, key=key)
             item.add_marker(f"oipr_{kind}")
-            if kind == "characteristic":
+            if kind in ("characteristic", "sanity"):
                 mark_declared_deviation(item, state)
             items.append(item)
         return items
 
 
 def mark_declared_deviation(item: pytest.Item, state: PluginState) -> None:
-    """A characteristic declared to deviate from the default is xfail (strict with --strict-expectations)."""
+    """A characteristic or sanity check declared to deviate from the default is xfail (strict with --strict-expectations)."""
     name = item.key  # type: ignore[attr-defined]
-    exp = state.session.expectations[name]
-    if exp.deviation:
+    exp = state.session.expectations.get(name)
+    if exp is not None and exp.deviation:
         reason = f"declared deviation: {name} = {' or '.join(exp.values)} ({exp.source})"
         if exp.reason:
             reason += f": {exp.reason}"
@@ -175,7 +175,9 @@ class OiprItem(pytest.Item):
     def _run_sanity(self) -> None:
         res = self.state.session.sanity_result(self.key)
         self._ship("sanity", self.key, res.to_dict())
-        if res.status != PASSED:
+        if res.status == DEVIATION:
+            raise DeclaredDeviation(f"sanity check {self.key} fails, as declared: {res.message}")
+        if res.status not in (PASSED, UNEXPECTED_PASS):
             # A multi-line message (property-search) is a headline and one line per problem.
             head, _, rest = res.message.partition("\n")
             msg = f"sanity check {self.key} failed: {head}"

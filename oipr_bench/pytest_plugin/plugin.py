@@ -291,7 +291,7 @@ def _write_atlas_placement(tr: Any, state: Any) -> None:
         if problem:
             tr.write_line(f"oipr-bench: --oipr-atlas: {problem}")
             return
-        row = user_row(profile.evaluator, profile.to_dict(), state.session.resolved.fn)
+        row = user_row(profile.evaluator, profile.to_dict(), profile.declarations)
         tr.write_sep("=", f"oipr-bench atlas: {profile.evaluator} among the metrics")
         for line in placement_lines(row, read_atlas()):
             tr.write_line(line)

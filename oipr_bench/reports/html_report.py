@@ -27,13 +27,23 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .html_parts import CSS, STATUS_CLASS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
+from .html_parts import CSS, esc, fmt, slug, status_chip, thumbnail_svg, value_chip
 from .property_section import properties_html
 from ..io import atomic_write_text
 from ..plots.gallery import scenario_title
 from ..auditing.render import describe_kind
+from ..auditing.readings import KIND_SCORE
 from ..auditing.results import Profile
-from ..vocabulary import CHARACTERISTICS, UNDETERMINED, kind_of
+from ..vocabulary import (
+    CHARACTERISTICS,
+    DEVIATION,
+    FAILED,
+    NOT_APPLICABLE,
+    PASSED,
+    UNDETERMINED,
+    UNEXPECTED_PASS,
+    kind_of,
+)
 
 __all__ = ["CharacteristicRow", "ReportData", "report_data", "render_report", "write_report", "builtin_scores",
            "thumbnail_svg"]
@@ -78,6 +88,9 @@ class ReportData:
         Case id -> what went wrong, for cases where the evaluator failed.
     sanity : list of (name, status, message)
         The sanity checks, when the profile has them.
+    score_label : str
+        How a scalar result is named, with its orientation (``"score, lower is better"``);
+        ``""`` for precision and recall (shown as P, R and F1).
     properties : dict of str to PropertyResult
         The metric properties run (:mod:`oipr_bench.reports.property_section` shows them).
     """
@@ -89,6 +102,7 @@ class ReportData:
     meta: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     sanity: list[tuple[str, str, str]] = field(default_factory=list)
+    score_label: str = ""
     properties: dict[str, Any] = field(default_factory=dict)
 
 
@@ -135,8 +149,16 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
               "signature": profile.signature},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
+        score_label=score_label(profile),
         properties=dict(profile.property_results),
     )
+
+
+def score_label(profile: Profile) -> str:
+    """``"score, higher is better"`` for a scalar evaluator, ``""`` for precision and recall."""
+    if profile.kind != KIND_SCORE:
+        return ""
+    return f"score, {'higher' if profile.declarations.higher_is_better else 'lower'} is better"
 
 
 # ---------------------------------------------------------------------------
@@ -212,8 +234,12 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
                 preds = case.predictions
                 note = "" if len(preds) == 1 else f" (run 1 of {len(preds)}; scores are means over the runs)"
                 score = data.scores.get(case_id)
-                sc = ("P {} · R {} · <b>F1 {}</b>".format(*(fmt(v) for v in score))
-                      if score else "no score")
+                if not score:
+                    sc = "no score"
+                elif data.score_label:  # one number: never shown as P/R/F1
+                    sc = f"{esc(data.score_label)}: <b>{fmt(score[2])}</b>"
+                else:
+                    sc = "P {} · R {} · <b>F1 {}</b>".format(*(fmt(v) for v in score))
                 out.append(f'<div class="thumbcase"><div class="cid">{esc(case_id)}</div>'
                            f'<div class="desc">{esc(case.description)}{esc(note)}</div>'
                            f"{thumbnail_svg(case.y_true, preds[0], label=case_id)}"
@@ -226,7 +252,7 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
 def _scores_table(data: ReportData, cases: Sequence[Any], builtins: Mapping[str, Mapping[str, tuple]]) -> str:
     names = list(builtins)
     out = ['<div class="scroll"><table class="scores"><thead><tr><th>Case</th>'
-           f'<th class="num you">{esc(data.evaluator)}<small>audited</small></th>'
+           f'<th class="num you">{esc(data.evaluator)}<small>audited{esc(": " + data.score_label if data.score_label else "")}</small></th>'
            + "".join(f'<th class="num">{esc(n)}</th>' for n in names) + "</tr></thead><tbody>"]
     scenario = None
     for case in cases:
@@ -267,6 +293,34 @@ def _sanity(data: ReportData) -> str:
     return "".join(out)
 
 
+def _summary_cards(rows: list[Any], data: ReportData) -> list[str]:
+    """The summary cards: characteristics by status (also not applicable and undetermined) and failing sanity checks."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        status = row.status.strip().lower()
+        counts[status] = counts.get(status, 0) + 1
+
+    def card(n: int, what: str, color: str = "", title: str = "") -> str:
+        style = f' style="color:{color}"' if color else ""
+        tip = f' title="{esc(title)}"' if title else ""
+        return f'<div class="card"{tip}><div class="big"{style}>{n}</div>{esc(what)}</div>'
+
+    out = [
+        card(len(rows), "characteristics checked"),
+        card(counts.get(PASSED, 0), "as expected", "#067647"),
+        card(counts.get(FAILED, 0), "failing", "#b42318"),
+        card(counts.get(DEVIATION, 0), "declared deviations", "#93370d"),
+    ]
+    extra = [(UNEXPECTED_PASS, "unexpected passes", "#5925dc"), (UNDETERMINED, UNDETERMINED, "#b42318"),
+             (NOT_APPLICABLE, "not applicable", "#667085")]
+    out += [card(counts[status], what, color) for status, what, color in extra if counts.get(status)]
+    failing = [name for name, status, _ in data.sanity if status.strip().lower() not in (PASSED, DEVIATION)]
+    if data.sanity:
+        out.append(card(len(failing), "sanity checks failing" + (f": {', '.join(failing)}" if failing else ""),
+                        "#b42318" if failing else "#067647", "; ".join(f"{n}: {m}" for n, st, m in data.sanity if n in failing)))
+    return out
+
+
 def render_report(profile: Any, title: str | None = None) -> str:
     """The report page of ``profile`` as an HTML string (see :func:`write_report`)."""
     from .._version import __version__
@@ -276,21 +330,10 @@ def render_report(profile: Any, title: str | None = None) -> str:
     cases = {c.id: c for c in case_list}
     builtins = builtin_scores()
     rows = data.rows
-    counts: dict[str, int] = {}
-    for row in rows:
-        cls = STATUS_CLASS.get(row.status.strip().lower(), "neutral")
-        counts[cls] = counts.get(cls, 0) + 1
     params = ", ".join(f"{k}={v!r}" for k, v in data.params.items()) or "none"
     meta = {"oipr-bench": __version__, **data.meta}
     heading = title or f"Evaluator audit: {data.evaluator}"
-    summary = [
-        f'<div class="card"><div class="big">{len(rows)}</div>characteristics checked</div>',
-        f'<div class="card"><div class="big" style="color:#067647">{counts.get("ok", 0)}</div>as expected</div>',
-        f'<div class="card"><div class="big" style="color:#b42318">{counts.get("bad", 0)}</div>failing</div>',
-        f'<div class="card"><div class="big" style="color:#93370d">{counts.get("dev", 0)}</div>declared deviations</div>',
-    ]
-    if counts.get("warn"):
-        summary.append(f'<div class="card"><div class="big" style="color:#5925dc">{counts["warn"]}</div>unexpected passes</div>')
+    summary = _summary_cards(rows, data)
     body = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -311,8 +354,9 @@ def render_report(profile: Any, title: str | None = None) -> str:
         '<i style="background:var(--pred)"></i>prediction, over the whole series.</p>',
         _evidence(rows, data, cases),
         "<h2>Scores next to the seven built-in evaluators</h2>",
-        '<p class="sub">Each cell: <b>F1</b> with precision / recall below. Built-ins use the paper\'s Table 3 '
-        "setting; random-detector cases are means over their 100 runs.</p>",
+        '<p class="sub">Each cell: <b>F1</b> with precision / recall below'
+        + (f" (the audited evaluator's: its one number, a {esc(data.score_label)}; not an F1)" if data.score_label else "")
+        + ". Built-ins use the paper's Table 3 setting; random-detector cases are means over their 100 runs.</p>",
         _scores_table(data, case_list, builtins),
         properties_html(data.properties),
         '<footer>Written by <code>oipr-bench</code>. Self-contained: no scripts, fonts or images are loaded from '

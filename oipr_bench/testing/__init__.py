@@ -4,4 +4,6 @@ Layer 3 of 9 (see docs/architecture.md): may import the shared top-level modules
 and ``evaluators``; nothing above.
 
 * :mod:`.strategies` -- ``binary_series``, ``series_pairs`` and friends.
+* :mod:`.families` -- the seeded, named families of series pairs a differential run compares.
+* :mod:`.planted` -- copies of a built-in with one planted bug (targets for a differential run).
 """
