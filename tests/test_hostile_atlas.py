@@ -101,5 +101,6 @@ def test_atlas_placement_reads_declarations_from_the_report_not_the_evaluator(tm
         "        return (tp / p.sum() if p.sum() else 0.0), (tp / t.sum() if t.sum() else 0.0)\n"
         "    @property\n    def input_kind(self):\n        if E.calls > 100:\n            raise RuntimeError('late boom')\n"
         "        return 'binary'\nev = E()\n")
-    assert main(["atlas", "--evaluator", "ev.py:ev"]) == 0
-    assert ">>  (yours) -: ev.py:ev" in capsys.readouterr().out
+    assert main(["atlas", "--evaluator", "ev.py:ev"]) == 1  # placed; exit 1 like audit: not OIPR's profile
+    out, err = capsys.readouterr()
+    assert ">>  (yours) -: ev.py:ev" in out and "late boom" not in out + err
