@@ -79,3 +79,24 @@ def oipr_bench_audit(fn):
     from oipr_bench import audit
 
     return audit(fn).to_dict()
+
+
+def test_no_committed_atlas_cell_is_derived_from_nan():
+    # Every determined cell of the committed atlas read finite numbers: the value of each case it
+    # compared ("F1 <case>", "score <case>", "P <case>") is a number, never NaN (stored as null).
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "atlas" / "profiles"
+    checked = 0
+    for path in sorted(folder.glob("*.json")):
+        report = json.loads(path.read_text())["report"]
+        if report is None:
+            continue
+        for c in report["characteristics"]:
+            if c["observed"] in (None, "not_applicable") or c["evidence"] is None:
+                continue
+            read = {k: v for k, v in c["evidence"]["numbers"].items() if k.split(" ", 1)[0] in ("F1", "score", "P", "R")}
+            assert read and all(v is not None for v in read.values()), (path.name, c["name"], read)
+            checked += 1
+    assert checked > 500

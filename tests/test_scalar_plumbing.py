@@ -154,7 +154,9 @@ def test_a_version_1_report_is_read_and_a_newer_one_refused():
 
 def test_text_and_html_show_the_kind_and_not_applicable(scalar_profile):
     text = scalar_profile.format("table")
-    assert "cases (score; random-detector cases: means over the runs)" in text
+    # the scalar is a score with its orientation, never an F1
+    assert "cases (score, lower is better; random-detector cases: means over the runs)" in text
+    assert "F1" not in text.split("cases (", 1)[1]
     assert "fragmentation_misleading_in_precision  not_applicable" in text
     page = render_report(scalar_profile)
     assert "kind score: takes 0/1 predictions, returns one number (a score; lower is better; bounds 0 to 1)" in page

@@ -165,7 +165,8 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
     lines += render_differential(profile)
     if suite != SUITE_PROPERTIES:
-        shown = "score" if profile.kind == KIND_SCORE else "P / R / F1"
+        way = "higher" if profile.declarations is None or profile.declarations.higher_is_better else "lower"
+        shown = f"score, {way} is better" if profile.kind == KIND_SCORE else "P / R / F1"
         lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
         lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"
