@@ -104,3 +104,12 @@ def test_atlas_placement_reads_declarations_from_the_report_not_the_evaluator(tm
     assert main(["atlas", "--evaluator", "ev.py:ev"]) == 1  # placed; exit 1 like audit: not OIPR's profile
     out, err = capsys.readouterr()
     assert ">>  (yours) -: ev.py:ev" in out and "late boom" not in out + err
+
+
+def test_atlas_evaluator_that_hangs_ends_with_timeout(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hang.py").write_text("import time\ndef f(t, p):\n    time.sleep(3600)\n")
+    with no_hang(120):
+        assert main(["atlas", "--evaluator", "hang.py:f", "--timeout", "0.2"]) == 1
+    err = capsys.readouterr().err
+    assert "timed out after 0.2 s" in err and "nothing to place" in err

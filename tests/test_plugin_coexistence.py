@@ -59,3 +59,24 @@ def test_using_the_projects_spelling_says_which_option_is_oipr_benchs(project):
     out = result.stdout.str() + result.stderr.str()
     assert "not oipr-bench's: --evaluator (use --oipr-evaluator)" in out
     assert "oipr-bench profile" not in out
+
+
+FAILS_ONE = textwrap.dedent(
+    """
+    def pw(y_true, y_pred):
+        tp = int(((y_true == 1) & (y_pred == 1)).sum())
+        return (tp / y_pred.sum() if y_pred.sum() else 0.0), (tp / y_true.sum() if y_true.sum() else 0.0)
+    """
+)
+
+
+def test_last_failed_after_switching_evaluator_audits_the_new_one_in_full(pytester: pytest.Pytester):
+    pytester.makepyfile(mypw=FAILS_ONE)
+    first = pytester.runpytest_subprocess("--evaluator=mypw:pw", "-q", timeout=120)
+    assert first.ret == 1  # PW fails some characteristics of OIPR's profile
+    second = pytester.runpytest_subprocess("--evaluator=OIPR", "--lf", "-q", timeout=120)
+    out = second.stdout.str()
+    assert second.ret == 0, out[-2000:]
+    assert "deselected" not in out  # every OIPR item ran, not only PW's failures
+    third = pytester.runpytest_subprocess("--evaluator=OIPR", "--lf", "-q", timeout=120)
+    assert third.ret == 0

@@ -105,9 +105,33 @@ def pytest_configure(config: pytest.Config) -> None:
         scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
     config.stash[SCOPE] = scope
+    _forget_other_evaluators_failures(config, str(evaluator))
     config.stash[THREADS] = set(threading.enumerate())
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
+
+
+#: Where the cache remembers which evaluator the last session audited.
+CACHE_KEY = "oipr-bench/evaluator"
+
+
+def _forget_other_evaluators_failures(config: pytest.Config, evaluator: str) -> None:
+    """``--lf``/``--ff`` after switching evaluator: the previous evaluator's failures are not this one's.
+
+    Item ids (``oipr-bench::case[...]``) do not name the evaluator, so the last-failed list of
+    another evaluator is dropped (for oipr-bench items only) and the new evaluator is audited in full.
+    """
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return
+    previous = cache.get(CACHE_KEY, None)
+    cache.set(CACHE_KEY, evaluator)
+    lfplugin = config.pluginmanager.get_plugin("lfplugin")
+    lastfailed = getattr(lfplugin, "lastfailed", None)
+    if previous == evaluator or not isinstance(lastfailed, dict):
+        return
+    for nodeid in [k for k in lastfailed if str(k) == "oipr-bench" or str(k).startswith("oipr-bench::")]:
+        del lastfailed[nodeid]
 
 
 def _say_taken_names(config: pytest.Config) -> None:
