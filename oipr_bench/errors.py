@@ -47,15 +47,18 @@ class FixtureError(OiprBenchError, ValueError):
         super().__init__(self._render())
 
     def _render(self) -> str:
+        """One harmless line: every part clipped, control characters (ANSI escapes) shown as ``\\xNN``."""
+        from .guards import MAX_QUOTE, clip, printable
+
         parts = []
         if self.file is not None:
             parts.append(str(self.file))
         if self.case_id is not None:
-            parts.append(f"case {self.case_id}")
+            parts.append(f"case {clip(str(self.case_id), MAX_QUOTE)}")
         if self.json_path is not None:
-            parts.append(self.json_path)
-        parts.append(self.message)
-        return ": ".join(parts)
+            parts.append(clip(str(self.json_path), MAX_QUOTE))
+        parts.append(clip(str(self.message), 4 * MAX_QUOTE))
+        return printable(": ".join(parts))
 
 
 class UsageError(OiprBenchError):

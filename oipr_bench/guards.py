@@ -10,6 +10,9 @@ same limits hold everywhere; they are listed in ``docs/troubleshooting.md``.
 * :func:`loads_json` parses strict JSON: no ``NaN``/``Infinity``, no
   duplicate keys, at most :data:`MAX_JSON_DEPTH` levels of nesting (checked
   on the text before the parser recurses).
+* :func:`run_scope` and :func:`note_input` record the files a run reads, so that
+  no output of the run replaces one (the writers in :mod:`oipr_bench.io` ask
+  :func:`input_role`); every file read here is noted;
 * :func:`clip` and :func:`printable` keep a message one short, harmless line;
   :func:`format_exception` caps a traceback's depth.
 """
@@ -21,8 +24,9 @@ import os
 import re
 import stat
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 #: Deepest nesting of arrays/objects accepted in a JSON or TOML file.
 MAX_JSON_DEPTH = 64
@@ -36,6 +40,48 @@ MAX_QUOTE = 200
 MAX_TRACEBACK_FRAMES = 30
 #: Characters of an evaluator failure's detail kept at most.
 MAX_DETAIL = 20_000
+
+
+#: Files read in the current run: (st_dev, st_ino) -> what the file is; None outside a run.
+_run_inputs: dict[tuple[int, int], str] | None = None
+
+
+@contextmanager
+def run_scope() -> Iterator[None]:
+    """One command (or one pytest session) of oipr-bench: the inputs it notes are protected.
+
+    Scopes nest; an inner scope protects its own inputs and, on exit, restores the outer one.
+    """
+    global _run_inputs
+    outer = _run_inputs
+    _run_inputs = dict(outer or {})
+    try:
+        yield
+    finally:
+        _run_inputs = outer
+
+
+def input_role(st: os.stat_result) -> str | None:
+    """What the file with status ``st`` is, when the current run reads it (None otherwise)."""
+    if _run_inputs is None:
+        return None
+    return _run_inputs.get((st.st_dev, st.st_ino))
+
+
+def note_input(path: str | os.PathLike[str], what: str) -> None:
+    """Record that the current run reads the regular file ``path`` (``what``: "the evaluator source"...).
+
+    Outside :func:`run_scope` this does nothing; a path that does not exist, or is not a regular
+    file, is not recorded (the reader reports it).
+    """
+    if _run_inputs is None:
+        return
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _run_inputs.setdefault((st.st_dev, st.st_ino), f"{what} ({os.fspath(path)})")
 
 
 class UnreadableFile(Exception):
@@ -87,8 +133,6 @@ def read_regular_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_TEXT_B
     if problem:
         raise UnreadableFile(problem)
     if what is not None:
-        from .io import note_input
-
         note_input(path, what)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

@@ -28,45 +28,13 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Mapping
 
 from .errors import OverwriteRefused
+from .guards import input_role, note_input, run_scope
 
-#: Files read in the current run: (st_dev, st_ino) -> what the file is; None outside a run.
-_run_inputs: dict[tuple[int, int], str] | None = None
-
-
-@contextmanager
-def run_scope() -> Iterator[None]:
-    """One command (or one pytest session) of oipr-bench: the inputs it notes are protected.
-
-    Scopes nest; an inner scope protects its own inputs and, on exit, restores the outer one.
-    """
-    global _run_inputs
-    outer = _run_inputs
-    _run_inputs = dict(outer or {})
-    try:
-        yield
-    finally:
-        _run_inputs = outer
-
-
-def note_input(path: str | os.PathLike[str], what: str) -> None:
-    """Record that the current run reads the regular file ``path`` (``what``: "the evaluator source"...).
-
-    Outside :func:`run_scope` this does nothing; a path that does not exist, or is not a regular
-    file, is not recorded (the reader reports it).
-    """
-    if _run_inputs is None:
-        return
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _run_inputs.setdefault((st.st_dev, st.st_ino), f"{what} ({os.fspath(path)})")
-
+__all__ = ["run_scope", "note_input", "check_output", "atomic_write_bytes", "atomic_write_text", "atomic_write_json",
+           "atomic_write_files", "dumps_json"]
 
 def check_output(path: str | os.PathLike[str]) -> None:
     """Refuse ``path`` as an output of this run before any work is done.
@@ -83,9 +51,7 @@ def check_output(path: str | os.PathLike[str]) -> None:
 
 def _input_clash(raw: str, st: os.stat_result) -> None:
     """Raise OverwriteRefused when ``st`` is a file the current run reads."""
-    if _run_inputs is None:
-        return
-    what = _run_inputs.get((st.st_dev, st.st_ino))
+    what = input_role(st)
     if what is not None:
         raise OverwriteRefused(f"{raw}: refusing to write over {what}, which this run reads; choose another output path")
 
@@ -141,11 +107,18 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         The file cannot be written (IsADirectoryError for a folder); the old
         content of ``path`` is then unchanged.
     """
-    given = Path(path)
-    path, direct = _destination(path)
-    if direct:
-        _write_direct(path, data)
-        return given
+    return atomic_write_files({path: data})[0]
+
+
+def _named(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path`` (``[Errno 28] No space left on device: 'report.json'``)."""
+    if exc.filename is not None or isinstance(exc, OverwriteRefused):
+        return exc
+    return type(exc)(exc.errno, exc.strerror or str(exc), str(path)) if exc.errno else OSError(f"{path}: {exc}")
+
+
+def _stage(path: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``path``, flushed to disk; return its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -160,14 +133,60 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
             os.chmod(tmp, _target_mode(path))
         except OSError:
             pass
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        _unlink(tmp)
         raise
-    return given
+    return tmp
+
+
+def _unlink(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+
+
+def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Path]:
+    """Write a *set* of files: all of them, or (on any error) none; return the paths, in order.
+
+    Every file is first written in full to a temporary file beside its target and flushed to
+    disk; only when all are staged are they renamed over their targets, in the given order (put
+    a manifest last). A full disk halfway through leaves every old file as it was and no
+    temporary file behind (a rename refused after others succeeded cannot be undone: the files
+    before it are new, the others old). Devices and FIFOs are written directly, after the renames.
+
+    Raises
+    ------
+    OSError
+        Naming the file that could not be written.
+    """
+    plan = [(Path(given), *_destination(given)) for given in files]
+    staged: list[tuple[str, Path]] = []
+    try:
+        for (given, path, direct), data in zip(plan, files.values()):
+            if not direct:
+                try:
+                    staged.append((_stage(path, data), path))
+                except OSError as exc:
+                    raise _named(exc, given) from None
+    except BaseException:
+        for tmp, _ in staged:
+            _unlink(tmp)
+        raise
+    for k, (tmp, path) in enumerate(staged):
+        try:
+            os.replace(tmp, path)
+        except BaseException:  # a refused rename (or Ctrl-C): no temporary file is left behind
+            for left, _ in staged[k:]:
+                _unlink(left)
+            raise
+    for (given, path, direct), data in zip(plan, files.values()):
+        if direct:
+            try:
+                _write_direct(path, data)
+            except OSError as exc:
+                raise _named(exc, given) from None
+    return [given for given, _, _ in plan]
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:

@@ -22,6 +22,7 @@ import numpy as np
 
 from ._paths import data_dir
 from .errors import FixtureError
+from .guards import clip
 
 __all__ = ["number", "unnumber", "jsonable", "json_path", "SchemaProblem", "schema", "schema_problem", "clear_schemas"]
 
@@ -149,5 +150,5 @@ def schema_problem(doc: Any, schema_doc: str | Mapping[str, Any]) -> SchemaProbl
         unknown = sorted(k for k in error.instance if k not in allowed)
         if unknown:
             parts.append(unknown[0])
-            message = f"unknown field {unknown[0]!r} (the schema allows only {', '.join(sorted(allowed))})"
+            message = f"unknown field {clip(repr(unknown[0]), 80)} (the schema allows only {', '.join(sorted(allowed))})"
     return SchemaProblem(tuple(parts), message)

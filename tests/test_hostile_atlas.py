@@ -71,3 +71,36 @@ def test_a_device_atlas_is_not_read_whole(tmp_path, capsys):
 
 def test_the_shipped_atlas_follows_its_schema(capsys):
     assert main(["atlas", "--dir", str(REPO / "atlas")]) == 0
+
+
+@pytest.mark.parametrize("body", ["raise ValueError('boom')", "return float('nan'), float('nan')"],
+                         ids=["raises", "nan"])
+def test_atlas_evaluator_whose_every_call_fails_is_not_placed(tmp_path, monkeypatch, capsys, body):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "boom.py").write_text(f"def f(t, p):\n    {body}\n")
+    assert main(["atlas", "--evaluator", "boom.py:f"]) == 1
+    out, err = capsys.readouterr()
+    assert "no call gave a usable result on any of the 25 cases" in err and "nothing to place" in err
+    assert "inf" not in out + err and "same profile" not in out
+
+
+def test_atlas_placement_never_prints_an_infinite_case_difference():
+    from oipr_bench.atlas.place import placement_lines
+
+    doc = _atlas()
+    row = dict(doc["rows"][0], id="mine", metric="mine", cases={})
+    assert all("inf" not in line for line in placement_lines(row, doc))
+    assert any("no case where both gave a number" in line for line in placement_lines(row, doc))
+
+
+def test_atlas_placement_reads_declarations_from_the_report_not_the_evaluator(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ev.py").write_text(
+        "class E:\n    calls = 0\n    def __call__(self, t, p):\n        E.calls += 1\n"
+        "        tp = int(((t == 1) & (p == 1)).sum())\n"
+        "        return (tp / p.sum() if p.sum() else 0.0), (tp / t.sum() if t.sum() else 0.0)\n"
+        "    @property\n    def input_kind(self):\n        if E.calls > 100:\n            raise RuntimeError('late boom')\n"
+        "        return 'binary'\nev = E()\n")
+    assert main(["atlas", "--evaluator", "ev.py:ev"]) == 1  # placed; exit 1 like audit: not OIPR's profile
+    out, err = capsys.readouterr()
+    assert ">>  (yours) -: ev.py:ev" in out and "late boom" not in out + err

@@ -71,3 +71,83 @@ def test_pytest_collect_only_says_why_no_report_is_written(tmp_path):
     proc = _pytest(tmp_path, "--evaluator=PW", "--collect-only", "-q", "--oipr-report=co.json")
     assert "no report written (--oipr-report): --collect-only runs nothing" in proc.stdout
     assert not (tmp_path / "co.json").exists()
+
+
+def test_npz_with_a_member_name_twice_is_refused(tmp_path, monkeypatch, capsys):
+    import zipfile
+
+    import numpy as np
+
+    monkeypatch.chdir(tmp_path)
+    with zipfile.ZipFile(tmp_path / "dup.npz", "w") as zf:
+        for name, arr in (("gt.npy", [0, 1, 1, 0]), ("pred.npy", [0, 1, 0, 0]), ("pred.npy", [1, 1, 1, 1])):
+            buf = __import__("io").BytesIO()
+            np.save(buf, np.array(arr, dtype=np.int8))
+            with __import__("warnings").catch_warnings():
+                __import__("warnings").simplefilter("ignore")  # zipfile warns about the duplicate name
+                zf.writestr(name, buf.getvalue())
+    err = _one_line(["sweep", "--input", "dup.npz", "-o", "out", "--format", "csv"], capsys)
+    assert "holds 1 member name(s) twice (pred.npy)" in err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_square_npy_says_it_is_read_as_rows(tmp_path):
+    import numpy as np
+
+    from oipr_bench.scenarios.userdata import SquareArrayWarning, read_series
+
+    np.save(tmp_path / "sq.npy", np.array([[0, 1], [1, 1]]))
+    with pytest.warns(SquareArrayWarning, match="square 2 x 2 array is read as rows"):
+        series = read_series(tmp_path / "sq.npy")
+    assert series.y_true.tolist() == [0, 1]
+
+
+def test_an_evaluator_failing_every_second_call_is_not_deterministic(tmp_path, monkeypatch):
+    from oipr_bench.auditing.profiles import audit
+
+    calls = []
+
+    def flaky(y_true, y_pred):
+        calls.append(1)
+        if len(calls) % 2 == 0:
+            raise RuntimeError("every second call")
+        return 0.5, 0.5
+
+    result = audit(flaky).sanity_results["deterministic"]
+    assert result.status == "failed", result
+    assert "every call failed" not in result.message and "the other failed (raised" in result.message
+
+
+def _dataset_with(tmp_path: Path, edit) -> Path:
+    import json
+    import shutil
+
+    folder = tmp_path / "scenarios"
+    shutil.copytree(REPO / "scenarios", folder, ignore=shutil.ignore_patterns("properties"))
+    path = folder / "overlap_proportion.json"
+    doc = json.loads(path.read_text())
+    edit(doc["cases"][0])
+    path.write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_huge_unknown_key_in_a_case_is_clipped(tmp_path):
+    from oipr_bench import scenarios
+    from oipr_bench.errors import FixtureError
+
+    folder = _dataset_with(tmp_path, lambda case: case.__setitem__("k" * 15_000, 1))
+    with pytest.raises(FixtureError) as info:
+        scenarios.load(folder)
+    text = str(info.value)
+    assert "unknown field" in text and len(text) < 2_000 and "more characters" in text
+
+
+def test_ansi_escapes_in_a_case_id_never_reach_the_terminal(tmp_path):
+    from oipr_bench import scenarios
+    from oipr_bench.errors import FixtureError
+
+    folder = _dataset_with(tmp_path, lambda case: case.__setitem__("id", "overlap_proportion/\x1b[31mc1\x1b[0m"))
+    with pytest.raises(FixtureError) as info:
+        scenarios.load(folder)
+    text = str(info.value)
+    assert "\x1b" not in text and "\\x1b[31m" in text

@@ -103,3 +103,46 @@ def test_pytest_report_never_replaces_the_evaluator_source(tmp_path):
     assert proc.returncode == 4, proc.stdout + proc.stderr
     assert "refusing to write over the evaluator source" in proc.stderr
     assert (tmp_path / "pr.py").read_text() == PR
+
+
+def _disk_full_after(monkeypatch, good: int) -> list[int]:
+    """Let ``good`` staged writes succeed, then fail every later one like a full disk."""
+    import errno
+
+    import oipr_bench.io as io_module
+    from _faults import HalfWriter, OsProxy
+
+    attempts: list[int] = []
+
+    def fdopen(fd, mode="r", *args, **kwargs):
+        attempts.append(fd)
+        if len(attempts) <= good:
+            return os.fdopen(fd, mode, *args, **kwargs)
+        return HalfWriter(fd, mode, OSError(errno.ENOSPC, "No space left on device"))
+
+    monkeypatch.setattr(io_module, "os", OsProxy(fdopen=fdopen))
+    return attempts
+
+
+def test_build_scenarios_on_a_full_disk_writes_the_whole_set_or_nothing(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    assert main(["build-scenarios", "--out", str(out)]) == 0
+    capsys.readouterr()
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert len(before) > 9
+    for name in before:  # every file "old", so a half-replaced set would show
+        (out / name).write_bytes(b"OLD " + name.encode())
+    attempts = _disk_full_after(monkeypatch, good=8)
+    assert main(["build-scenarios", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(attempts) == 9 and "No space left on device" in err and str(out) in err  # names the file
+    after = {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == {n: b"OLD " + n.encode() for n in before}  # no new file, no temporary file left
+
+
+def test_a_write_error_names_the_file(tmp_path, monkeypatch, capsys):
+    _disk_full_after(monkeypatch, good=0)
+    target = tmp_path / "r.json"
+    assert main(["audit", "OIPR", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "r.json" in err

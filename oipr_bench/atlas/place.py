@@ -14,7 +14,21 @@ from .build import row_from_report
 from .nearest import nearest
 from .render import SHORT, grid_lines
 
-__all__ = ["user_row", "placement_lines"]
+__all__ = ["user_row", "placement_lines", "unplaceable"]
+
+
+def unplaceable(report: Mapping[str, Any]) -> str:
+    """Why ``report``'s evaluator cannot be placed among the metrics ("" when it can).
+
+    An evaluator none of whose calls gave a usable result (every one raised, timed out, or returned
+    NaN where the value is defined) has a row of ``?``: placing it would be noise, not a finding.
+    """
+    cases = list(report.get("cases") or [])
+    if any(c.get("status") == "ok" for c in cases):
+        return ""
+    first = next(iter(cases), {})
+    detail = f" (first: {first.get('case_id')}: {first.get('status')}: {first.get('message')})" if first else ""
+    return f"no call gave a usable result on any of the {len(cases)} cases{detail}; nothing to place"
 
 
 def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> dict[str, Any]:
@@ -46,5 +60,7 @@ def placement_lines(row: Mapping[str, Any], doc: Mapping[str, Any], k: int = 3) 
     lines += ["", f"nearest rows to {row['metric']} by profile (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled):"]
     for n in nearest(row, list(doc["rows"]), names, k=k):
         where = ", ".join(SHORT[c] for c in n.differs) or "none: same profile"
-        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); mean |case difference| {n.case_distance:.4g}")
+        cases = (f"mean |case difference| {n.case_distance:.4g}" if math.isfinite(n.case_distance)
+                 else "no case where both gave a number")
+        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); {cases}")
     return lines

@@ -154,8 +154,14 @@ def check_deterministic(ctx: SanityContext) -> SanityResult:
     for cid in _DETERMINISM_CASES:
         t, p = _series(ctx, cid)
         first, second = ctx.caller(t, p), ctx.caller(t, p)
-        if not (first.ok and second.ok):
-            failures.append(f"{cid}: {(first if not first.ok else second).message}")
+        if first.ok != second.ok:  # one call gave a result, the other failed: that is the non-determinism
+            good, bad = (first, second) if first.ok else (second, first)
+            order = "the first call" if first.ok else "the second call"
+            return SanityResult(DETERMINISTIC, FAILED,
+                                f"{cid}: two calls on the same input: {order} gave {_triple(good)}, the other failed "
+                                f"({bad.kind}: {bad.message})")
+        if not first.ok:
+            failures.append(f"{cid}: {first.message}")
             continue
         if not all(_same(a, b, 0.0) for a, b in zip(_triple(first), _triple(second))):
             return SanityResult(DETERMINISTIC, FAILED,

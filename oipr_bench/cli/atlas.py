@@ -157,7 +157,7 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 def _place(args: argparse.Namespace) -> int:
     """Audit ``--evaluator`` with the audit options, print its row among the others; exit like ``audit``."""
     from ..auditing.profiles import AuditSession
-    from ..atlas.place import placement_lines, user_row
+    from ..atlas.place import placement_lines, unplaceable, user_row
     from ..atlas.store import read_atlas
     from ..auditing.resolve import parse_params, resolve
 
@@ -166,6 +166,10 @@ def _place(args: argparse.Namespace) -> int:
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
+    problem = unplaceable(profile.to_dict())
+    if problem:
+        print(f"oipr-bench atlas: evaluator {args.evaluator}: {problem}", file=sys.stderr)
+        return 1
     row = user_row(args.evaluator, profile.to_dict(), profile.declarations)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
     return exit_code(profile, "atlas")

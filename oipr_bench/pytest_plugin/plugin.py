@@ -283,10 +283,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 def _write_atlas_placement(tr: Any, state: Any) -> None:
     """``--oipr-atlas``: the evaluator's row among the committed atlas rows (see oipr_bench.atlas.place)."""
     try:
-        from ..atlas.place import placement_lines, user_row
+        from ..atlas.place import placement_lines, unplaceable, user_row
         from ..atlas.store import read_atlas
 
         profile = state.build_profile()
+        problem = unplaceable(profile.to_dict())
+        if problem:
+            tr.write_line(f"oipr-bench: --oipr-atlas: {problem}")
+            return
         row = user_row(profile.evaluator, profile.to_dict(), profile.declarations)
         tr.write_sep("=", f"oipr-bench atlas: {profile.evaluator} among the metrics")
         for line in placement_lines(row, read_atlas()):

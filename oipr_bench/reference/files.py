@@ -15,7 +15,7 @@ from .. import evaluators
 from . import paper, values
 from .._version import __version__
 from ..errors import FixtureError
-from ..io import atomic_write_bytes, dumps_json
+from ..io import atomic_write_files, dumps_json
 from ..jsondata import jsonable, number
 from .values import (
     reference_dir,
@@ -159,11 +159,11 @@ def build_documents() -> dict[str, dict[str, Any]]:
 
 def write_documents(target: Path) -> list[Path]:
     """Recompute and (atomically) write every reference file into ``target``; return the paths written."""
-    written = []
+    files = {}
     for file_name, doc in build_documents().items():
         validate_document(doc, file_name)
-        written.append(atomic_write_bytes(target / file_name, dumps_json(doc).encode("utf-8")))
-    return written
+        files[target / file_name] = dumps_json(doc).encode("utf-8")
+    return atomic_write_files(files)  # all of them or none
 
 
 def _is_number(v: Any) -> bool:

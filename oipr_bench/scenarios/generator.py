@@ -25,7 +25,7 @@ import numpy as np
 
 from .detectors import random_detector
 from .events import events_list
-from ..io import atomic_write_text, dumps_json
+from ..io import atomic_write_files, dumps_json
 from .definitions import (
     DATASET_NAME,
     TABLE_A1_VERSION,
@@ -184,8 +184,9 @@ def build_documents(scenarios: tuple[ScenarioDef, ...] = SCENARIOS) -> dict[str,
 def write_dataset(out_dir: str | os.PathLike[str]) -> list[Path]:
     """Write the fixtures and the manifest into ``out_dir`` (created if needed).
 
-    Each file is written atomically; the manifest is written last, so a
-    reader never sees a manifest describing files that are not there yet.
+    The set is written atomically (:func:`oipr_bench.io.atomic_write_files`): all files or, on a
+    full disk, none; the manifest is renamed last, so a reader never sees a manifest describing
+    files that are not there yet.
 
     Returns
     -------
@@ -195,4 +196,4 @@ def write_dataset(out_dir: str | os.PathLike[str]) -> list[Path]:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"--out {out} exists and is not a directory")
-    return [atomic_write_text(out / name, text) for name, text in build_documents().items()]
+    return atomic_write_files({out / name: text.encode("utf-8") for name, text in build_documents().items()})

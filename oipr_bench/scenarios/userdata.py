@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import UsageError
-from ..guards import describe_exception, regular_file_problem
+from ..guards import clip, describe_exception, regular_file_problem
 from ..io import note_input
 
 __all__ = ["SeriesFileError", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES"]
@@ -69,6 +70,10 @@ class SeriesFileError(UsageError, ValueError):
         self.file = os.fspath(file)
         self.message = message
         super().__init__(f"{self.file}: {message}")
+
+
+class SquareArrayWarning(UserWarning):
+    """A square 2-D ``.npy`` could hold its series as rows or as columns; it is read as rows."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +279,10 @@ def _read_npy(p: Path) -> list[tuple[str, np.ndarray]]:
         raise SeriesFileError(p, f"must be a 2-D array (2 x T rows or T x 2 columns: ground truth first), got shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise SeriesFileError(p, f"is empty (shape {arr.shape})")
+    if arr.shape[0] == arr.shape[1]:  # rows or columns? the documented rule, said out loud
+        warnings.warn(f"{p}: a square {arr.shape[0]} x {arr.shape[1]} array is read as rows (ground truth first, then "
+                      "the predictions); save a .npz with named arrays (gt=..., pred=...) to be explicit",
+                      SquareArrayWarning, stacklevel=2)
     series = arr if arr.shape[0] <= arr.shape[1] else arr.T
     if series.shape[0] < 2:
         raise SeriesFileError(p, f"needs a ground truth and at least one prediction, got shape {arr.shape}")
@@ -309,7 +318,13 @@ def _read_npz(p: Path) -> list[tuple[str, np.ndarray]]:
     budget = [MAX_POINTS]
     try:
         with zipfile.ZipFile(p) as zf:
-            return [_npz_member(p, zf, info, budget) for info in zf.infolist() if not info.is_dir()]
+            members = [info for info in zf.infolist() if not info.is_dir()]
+            names = [info.filename for info in members]
+            twice = sorted({name for name in names if names.count(name) > 1})
+            if twice:
+                raise SeriesFileError(p, f"holds {len(twice)} member name(s) twice ({clip(', '.join(twice), 120)}); "
+                                         "which one is meant cannot be told")
+            return [_npz_member(p, zf, info, budget) for info in members]
     except (OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
         raise SeriesFileError(p, f"is not a readable .npz archive ({exc})") from None
 
