@@ -51,7 +51,6 @@ __all__ = [
     "score_of",
     "raw_of",
     "oriented_raw",
-    "empty_raw",
     "recall_share",
 ]
 
@@ -274,20 +273,6 @@ def raw_of(obs: Observations, case_id: str) -> float:
 def oriented_raw(obs: Observations, case_id: str) -> float:
     """The raw value with the declared orientation made higher-is-better (negated when lower is better)."""
     v = raw_of(obs, case_id)
-    return -v if obs.scalar and not obs.higher_is_better else v
-
-
-def empty_raw(obs: Observations, case_id: str) -> float:
-    """The oriented raw value of the empty prediction on ``case_id``'s ground truth.
-
-    0 for a P/R evaluator without anchors (F1's no-detection value); NaN when it is unknown.
-    """
-    none = obs.empty.get(case_id)
-    if none is None:
-        return 0.0 if not obs.scalar else math.nan
-    v = float(none.f1)
-    if math.isnan(v) and not obs.scalar:
-        return 0.0
     return -v if obs.scalar and not obs.higher_is_better else v
 
 
