@@ -77,7 +77,7 @@ DEFINITIONS: dict[str, PropertyDef] = {d.name: d for d in (
                 "Wagner et al., arXiv 2510.17562; Kotowski et al., ESA-ADB, arXiv 2406.17826 (alarming precision)"),
     PropertyDef(v.NORMAL_PADDING, "Normal padding", BOTH,
                 "Appending a long quiet normal stretch changes the anomaly ratio; a metric may or may not move with it.",
-                "Paparrizos et al., VUS, PVLDB 15(11) 2022 (anomaly ratio); Yang et al., arXiv 2511.18739"),
+                "Paparrizos et al., VUS, PVLDB 15(11) 2022 (anomaly ratio); Liu et al., arXiv 2511.18739"),
     PropertyDef(v.TIME_REVERSAL, "Time reversal", BOTH,
                 "A metric with a positional bias (front-end or back-end) scores a layout and its mirror image "
                 "differently; a flat bias does not.",
