@@ -108,7 +108,12 @@ class Adapter:
         One line on how it is called (e.g. what the adapter converts).
     slow : bool
         Takes about a second or more per call on a 1000-point series; profiled only by
-        ``oipr-bench atlas --write --include-slow`` (otherwise its committed row is kept).
+        ``oipr-bench atlas --write --include-slow`` (otherwise its committed row is kept);
+        ``atlas --check`` recomputes a fixed sample of its cases (:mod:`oipr_bench.atlas.sample`).
+    random_runs : int or None
+        A reduced audit (:attr:`oipr_bench.auditing.options.AuditOptions.random_runs`): each
+        random-detector case is scored on its first ``random_runs`` of 100 runs; None: every run.
+        Stated in the row, its note and the grid.
     """
 
     package: str
@@ -123,6 +128,7 @@ class Adapter:
     group: str | None = None
     note: str = ""
     slow: bool = False
+    random_runs: int | None = None
 
     @property
     def id(self) -> str:

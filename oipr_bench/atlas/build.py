@@ -42,6 +42,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "bounds": [lo, hi],
         "note": adapter.note,
         "slow": adapter.slow,
+        "random_runs": adapter.random_runs,
         "status": NOT_RUN,
         "reason": "",
         "characteristics": {},
@@ -110,7 +111,7 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
         row["status"], row["reason"] = "unavailable", str(exc)
         return row, None, time.perf_counter() - t0
     try:
-        report = _strip_timings(_audit(evaluator, reverse).to_dict())
+        report = _strip_timings(_audit(evaluator, reverse, adapter.random_runs).to_dict())
     except Exception as exc:  # noqa: BLE001 - any failure of the audit itself is the row's reason
         row = _base_row(adapter)
         row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]
@@ -122,13 +123,13 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
     return row, report, time.perf_counter() - t0
 
 
-def _audit(evaluator: Any, reverse: bool) -> Any:
-    """The audit profile of ``evaluator`` (suite ``all``), its cases run first to last or last to first."""
+def _audit(evaluator: Any, reverse: bool, random_runs: int | None = None) -> Any:
+    """The audit profile of ``evaluator`` (suite ``all``, reduced to ``random_runs``), its cases run first to last or last to first."""
     from ..auditing.options import AuditOptions
     from ..auditing.profiles import AuditSession
     from ..auditing.resolve import resolve
 
-    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL)) as session:
+    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=random_runs)) as session:
         order = list(session.cases)
         for case_id in reversed(order) if reverse else order:
             session.case_result(case_id)
@@ -160,11 +161,16 @@ def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], 
 
 def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
     """Audit every adapter (in ``jobs`` worker processes), in the given order; ``reverse``: see :func:`profile_adapter`."""
-    ids = [a.id for a in adapters]
+    listed = list(adapters)
+    ids = [a.id for a in listed]
     if jobs <= 1 or len(ids) <= 1:
         return [_profile_by_id(i, reverse) for i in ids]
+    # The longest rows start first (reduced slow rows, other slow rows, then the rest), so the
+    # run's wall time is about its longest row, not a slow row queued behind the fast ones.
+    first = sorted(range(len(ids)), key=lambda i: (not listed[i].slow, listed[i].random_runs is None))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_profile_by_id, ids, [reverse] * len(ids)))
+        futures = {i: pool.submit(_profile_by_id, ids[i], reverse) for i in first}
+        return [futures[i].result() for i in range(len(ids))]
 
 
 def not_run_row(adapter: Adapter, reason: str, status: str = NOT_RUN) -> dict[str, Any]:

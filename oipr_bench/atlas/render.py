@@ -23,8 +23,9 @@ SHORT: dict[str, str] = dict(
 
 
 def row_label(row: Mapping[str, Any]) -> str:
-    """``package version: metric``."""
-    return f"{row['package']} {row['version'] or '(not installed)'}: {row['metric']}"
+    """``package version: metric``, and ``[random: K of 100 runs]`` for a reduced audit (``random_runs``)."""
+    reduced = f" [random: {row['random_runs']} of 100 runs]" if row.get("random_runs") else ""
+    return f"{row['package']} {row['version'] or '(not installed)'}: {row['metric']}{reduced}"
 
 
 def _declared(row: Mapping[str, Any]) -> str:

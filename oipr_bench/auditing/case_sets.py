@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .options import AuditOptions
 
-__all__ = ["cases_with", "user_cases_of", "user_reference", "fixtures_of"]
+__all__ = ["cases_with", "first_runs", "user_cases_of", "user_reference", "fixtures_of"]
 
 
 def user_cases_of(options: AuditOptions) -> list[Any]:
@@ -25,8 +25,8 @@ def user_cases_of(options: AuditOptions) -> list[Any]:
     return load_cases_file(options.cases)
 
 
-def cases_with(user_cases: Sequence[Any]) -> dict[str, Any]:
-    """The dataset's cases by id, then ``user_cases``.
+def cases_with(user_cases: Sequence[Any], random_runs: int | None = None) -> dict[str, Any]:
+    """The dataset's cases by id, then ``user_cases``; with ``random_runs``, a random-detector case keeps its first runs only.
 
     Raises
     ------
@@ -46,7 +46,14 @@ def cases_with(user_cases: Sequence[Any]) -> dict[str, Any]:
             raise FixtureError("this id is a case of the built-in dataset; give your scenario another name",
                                file=case.file, case_id=case.id, json_path=f"$.cases[{i}].id")
     out.update((c.id, c) for c in user_cases)
+    if random_runs is not None:  # a reduced audit (AuditOptions.random_runs)
+        out = {cid: first_runs(c, random_runs) if c.is_random else c for cid, c in out.items()}
     return out
+
+
+def first_runs(case: Any, k: int) -> Any:
+    """``case`` with its first ``k`` prediction runs only (all of them when it has fewer)."""
+    return replace(case, predictions=case.predictions[:k], prediction_events=case.prediction_events[:k])
 
 
 def user_reference(case: Any, options: AuditOptions) -> tuple[Any, AuditOptions]:

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
+from .option_names import CLI_FLAGS, PLUGIN_FLAGS, OptionError
 from .runner import MAX_TIMEOUT
 from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
@@ -57,73 +58,8 @@ PAPER_STDERRS = 3.0
 #: Most ``hypothesis_examples`` per property: beyond this a search is hours long, never a check.
 MAX_HYPOTHESIS_EXAMPLES = 100_000
 
-#: How ``oipr-bench audit`` names each option.
-CLI_FLAGS: dict[str, str] = {
-    "timeout": "--timeout",
-    "isolate": "--isolate",
-    "reference": "--reference",
-    "reference_params": "--reference-param",
-    "against": "--against",
-    "tolerance": "--tolerance",
-    "hypothesis_examples": "--hypothesis-examples",
-    "expect": "--expect",
-    "input_kind": "--input",
-    "higher_is_better": "--lower-is-better",
-    "bounds": "--bounds",
-    "suite": "--suite",
-    "differential": "--differential",
-    "seed": "--seed",
-    "shrink_budget": "--shrink-budget",
-    "cases": "--cases",
-}
-#: How the pytest plugin names each option.
-PLUGIN_FLAGS: dict[str, str] = {
-    **CLI_FLAGS,
-    "timeout": "--oipr-timeout",
-    "isolate": "--oipr-isolate",
-    "hypothesis_examples": "--oipr-hypothesis-examples",
-    "input_kind": "--oipr-input",
-    "higher_is_better": "--oipr-lower-is-better",
-    "bounds": "--oipr-bounds",
-    "suite": "--oipr-suite",
-    "differential": "--oipr-differential",
-    "seed": "--oipr-seed",
-    "shrink_budget": "--oipr-shrink-budget",
-    "cases": "--oipr-cases",
-}
-
-
-class OptionError(UsageError):
-    """An audit option is invalid.
-
-    Parameters
-    ----------
-    template : str
-        The message, with each parameter it names written ``{name}``
-        (``"{against} needs {reference}"``).
-    parameters : tuple of str
-        The parameters named in ``template``; the first is the one at fault.
-
-    Notes
-    -----
-    ``str(err)`` names the Python parameters; :meth:`phrased` names a front
-    end's flags instead.  The template is filled by plain replacement, so a
-    quoted user value may contain braces.
-    """
-
-    def __init__(self, template: str, *parameters: str) -> None:
-        self.template = template
-        self.parameters = parameters
-        self.parameter = parameters[0]
-        super().__init__(self.phrased({}))
-
-    def phrased(self, names: Mapping[str, str]) -> str:
-        """The message with each parameter called ``names.get(parameter, parameter)``."""
-        out = self.template
-        for p in self.parameters:
-            out = out.replace("{" + p + "}", names.get(p, p))
-        return out
-
+#: Most ``random_runs``: a random-detector case holds 100 runs (Appendix A).
+MAX_RANDOM_RUNS = 100
 
 def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -178,6 +114,10 @@ class AuditOptions:
         :mod:`oipr_bench.auditing.differential`.  ``differential`` None or 0: off (and no seed or budget).
     cases : path or None
         A file of the user's own cases in the dataset's scenario format (:mod:`oipr_bench.scenarios.loader`).
+    random_runs : int or None
+        A reduced audit: each random-detector case (Appendix A: 100 runs) is scored on its first
+        ``random_runs`` runs only, and its mean is over those.  None: every run.  Not with
+        ``reference`` (the reference values average every run).
 
     Raises
     ------
@@ -202,6 +142,7 @@ class AuditOptions:
     seed: int | None = None
     shrink_budget: float | None = None
     cases: Any = None
+    random_runs: int | None = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -212,6 +153,7 @@ class AuditOptions:
         self._check_reference()
         self._check_differential()
         self._check_declarations()
+        self._check_random_runs()
         if self.suite is not None and self.suite not in SUITES:
             raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
@@ -238,6 +180,18 @@ class AuditOptions:
             raise OptionError(f"{{hypothesis_examples}} must be at most {MAX_HYPOTHESIS_EXAMPLES}, got {n!r}",
                               "hypothesis_examples")
         object.__setattr__(self, "hypothesis_examples", int(n) or None)
+
+    def _check_random_runs(self) -> None:
+        k = self.random_runs
+        if k is None:
+            return
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= MAX_RANDOM_RUNS:
+            raise OptionError(f"{{random_runs}} must be a whole number of runs from 1 to {MAX_RANDOM_RUNS}, got {k!r}",
+                              "random_runs")
+        if self.reference is not None:
+            raise OptionError("{random_runs} cannot be combined with {reference}: the reference values average "
+                              "every run of a random-detector case", "random_runs", "reference")
+        object.__setattr__(self, "random_runs", int(k))
 
     def _check_reference(self) -> None:
         for name in ("against", "tolerance"):
@@ -337,6 +291,8 @@ class AuditOptions:
             out.update(differential=self.differential, seed=self.seed, shrink_budget=self.shrink_budget)
         if self.cases is not None:
             out["cases"] = os.path.abspath(os.fspath(self.cases))
+        if self.random_runs is not None:
+            out["random_runs"] = self.random_runs
         return out
 
 

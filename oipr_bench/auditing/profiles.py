@@ -105,7 +105,7 @@ class AuditSession:
     def cases(self) -> dict[str, Any]:
         """The dataset's cases by id (loaded once)."""
         if self._cases is None:
-            self._cases = cases_with(self.user_cases)
+            self._cases = cases_with(self.user_cases, self.options.random_runs)
         return self._cases
 
     @property
@@ -316,6 +316,7 @@ def audit(
     seed: int | None = None,
     shrink_budget: float | None = None,
     cases: Any = None,
+    random_runs: int | None = None,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -353,10 +354,11 @@ def audit(
     suite : {"table5", "properties", "all"}, optional
         What to run: Table 5 (default for 0/1 input), the metric properties
         (docs/properties.md), or both (default for ``input="scores"``).
-    differential, seed, shrink_budget, cases : optional
+    differential, seed, shrink_budget, cases, random_runs : optional
         With ``reference``: compare with it on ``differential`` generated pairs per family (seeded,
         shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
-        format, run like the built-in ones.  See docs/regression-testing.md.
+        format, run like the built-in ones (docs/regression-testing.md); ``random_runs``: a reduced
+        audit, each random-detector case scored on its first ``random_runs`` of 100 runs.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -391,6 +393,7 @@ def audit(
         seed=seed,
         shrink_budget=shrink_budget,
         cases=cases,
+        random_runs=random_runs,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

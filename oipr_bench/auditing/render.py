@@ -167,6 +167,8 @@ def render_profile(profile: "Profile", markdown: bool = False) -> str:
     if suite != SUITE_PROPERTIES:
         way = "higher" if profile.declarations is None or profile.declarations.higher_is_better else "lower"
         shown = f"score, {way} is better" if profile.kind == KIND_SCORE else "P / R / F1"
-        lines += ["", f"cases ({shown}; random-detector cases: means over the runs)"]
+        runs = profile.options.get("random_runs")
+        over = f"means over their first {runs} runs only (a reduced audit)" if runs else "means over the runs"
+        lines += ["", f"cases ({shown}; random-detector cases: {over})"]
         lines += render_cases(profile, markdown)
     return "\n".join(lines) + "\n"

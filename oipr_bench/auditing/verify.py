@@ -60,7 +60,7 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         higher_is_better=d.higher_is_better, bounds=d.bounds, differential=o.get("differential"),
         seed=o.get("seed") if o.get("differential") else None,
         shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"),
-        suite=o.get("suite"))
+        suite=o.get("suite"), random_runs=o.get("random_runs"))
 
 
 def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None) -> Profile:

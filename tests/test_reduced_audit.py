@@ -1,0 +1,124 @@
+"""A reduced audit (``random_runs``) and how the atlas profiles and checks its slow rows (issue 19, part 4)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from oipr_bench import audit
+from oipr_bench.atlas import build
+from oipr_bench.atlas.builtins import ADAPTERS as BUILTIN_ROWS
+from oipr_bench.atlas.render import grid_lines, row_label
+from oipr_bench.atlas.sample import SAMPLE_CASES, sample_cases, sample_drift
+from oipr_bench.atlas.store import validate_report
+from oipr_bench.atlas.timings import minutes_text, read_timings, record_timing
+from oipr_bench.auditing.options import AuditOptions, OptionError
+from oipr_bench.auditing.verify import options_of
+from oipr_bench.evaluators import get
+from oipr_bench import scenarios
+
+
+def _oipr_row(**changes):
+    row = next(a for a in BUILTIN_ROWS if a.metric == "OIPR")
+    return dataclasses.replace(row, **changes)
+
+
+# -- the option -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [0, -1, 101, 2.5, True, "10"])
+def test_random_runs_out_of_range_is_an_option_error(value):
+    with pytest.raises(OptionError, match="random_runs must be a whole number of runs from 1 to 100"):
+        AuditOptions(random_runs=value)
+
+
+def test_random_runs_with_a_reference_is_refused():
+    with pytest.raises(OptionError, match="cannot be combined with reference"):
+        audit("PW", random_runs=10, reference="PW")
+
+
+def test_a_reduced_audit_scores_the_first_runs_and_says_so():
+    profile = audit("OIPR", random_runs=10)
+    results = profile.case_results
+    assert results["random_detector/c1"].n_runs == 10 and results["random_detector/c2"].n_runs == 10
+    assert results["sparse_anomalies/c1"].n_runs == 1
+    # the mean over the first ten runs, computed here from the fixture
+    case = {c.id: c for c in scenarios.load()}["random_detector/c1"]
+    oipr = get("OIPR")
+    expected = np.mean([oipr(case.y_true, pred).f1 for pred in case.predictions[:10]])
+    assert results["random_detector/c1"].score.f1 == pytest.approx(expected, abs=1e-12)
+    # ... which is not the full audit's 100-run mean
+    full = audit("OIPR").case_results["random_detector/c1"].score.f1
+    assert abs(full - expected) > 1e-6
+    report = profile.to_dict()
+    validate_report(report)
+    assert report["options"]["random_runs"] == 10
+    assert "|random_runs:10|" in profile.signature
+    assert "random_runs" not in audit("OIPR", sanity=False).signature
+    assert "means over their first 10 runs only (a reduced audit)" in str(profile)
+    assert options_of(profile).random_runs == 10  # `oipr-bench verify` re-runs it reduced alike
+
+
+# -- the atlas: rows, sample, timings ---------------------------------------------------------------
+
+def test_a_reduced_row_is_recorded_and_labelled():
+    adapter = _oipr_row(slow=True, random_runs=5)
+    row, report, _ = build.profile_adapter(adapter)
+    assert row["status"] == "ok" and row["random_runs"] == 5 and row["slow"] is True
+    assert report["options"]["random_runs"] == 5
+    assert [c["n_runs"] for c in report["cases"] if c["case_id"].startswith("random_detector/")] == [5, 5]
+    assert row_label(row).endswith("OIPR [random: 5 of 100 runs]")
+    assert any("[random: 5 of 100 runs]" in line for line in grid_lines([row], list(row["characteristics"])))
+
+
+def test_the_sample_reproduces_the_committed_numbers_and_catches_a_drift():
+    adapter = _oipr_row(slow=True)
+    row, _, _ = build.profile_adapter(adapter)
+    fresh = sample_cases(adapter)
+    assert list(fresh) == list(SAMPLE_CASES)
+    assert all(fresh[c] == pytest.approx(row["cases"][c], abs=1e-12) for c in SAMPLE_CASES)
+    assert sample_drift(row, adapter, 1e-9) == []
+    tampered = json.loads(json.dumps(row))
+    tampered["cases"][SAMPLE_CASES[1]] += 0.01
+    assert sample_drift(tampered, adapter, 1e-9) == [
+        f"oipr-bench:OIPR: sampled case {SAMPLE_CASES[1]} {tampered['cases'][SAMPLE_CASES[1]]!r} -> {fresh[SAMPLE_CASES[1]]!r}"]
+    assert sample_drift({**row, "status": "not_run"}, adapter, 1e-9) == []
+
+
+class FirstLength:
+    """A metric keeping state: it scores only the first n points, n fixed by its first call."""
+
+    def __init__(self):
+        self.n = None
+
+    def __call__(self, y_true, y_pred):
+        self.n = self.n or len(y_true)
+        return float(np.mean(np.asarray(y_pred)[: self.n] == np.asarray(y_true)[: self.n]))
+
+
+def test_the_sample_exposes_a_metric_that_keeps_state():
+    one_object = FirstLength()
+    adapter = dataclasses.replace(_oipr_row(slow=True), metric="first-length", build=lambda params: one_object,
+                                  params={}, kind="score")
+    row, _, _ = build.profile_adapter(adapter)  # forward order: the first call is a 500-point case
+    assert row["status"] == "ok"
+    one_object.n = None  # a new process would build the object afresh
+    lines = sample_drift(row, adapter, 1e-9)  # the sample starts with the 1000-point case
+    assert lines and all("sampled case" in line for line in lines)
+    assert any(SAMPLE_CASES[0] in line for line in lines)
+
+
+def test_timings_are_recorded_per_mode(tmp_path: Path):
+    assert read_timings(tmp_path) == {}
+    record_timing(tmp_path, "write", wall=83.2, cpu=160.0, jobs=2, rows={"a": 1.0, "b": 3.0})
+    entry = record_timing(tmp_path, "write_include_slow", wall=1234.5, cpu=2400.0, jobs=2, rows={"a": 1.0})
+    doc = read_timings(tmp_path)
+    assert set(doc) == {"write", "write_include_slow"} and doc["write"]["wall_seconds"] == 83.2
+    assert list(doc["write"]["rows"]) == ["b", "a"]  # longest first
+    assert entry["jobs"] == 2 and entry["cpu_seconds"] == 2400.0
+    assert minutes_text(1234.5) == "20 min 34 s" and minutes_text(59.4) == "0 min 59 s"
+    with pytest.raises(ValueError, match="mode must be one of"):
+        record_timing(tmp_path, "check", wall=1, cpu=1, jobs=1, rows={})
