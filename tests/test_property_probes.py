@@ -156,12 +156,26 @@ def test_pointwise_f1_written_in_a_users_folder(users_folder, monkeypatch):
 
 
 def test_am_is_proximity_aware():
-    # Affiliation: a predicted point's precision is the chance that a random point of the event's zone
-    # lies farther from the event than it does, which falls with its distance -> proximity_aware.
-    # A P/R metric, so label-swap duality has a value; score properties are n/a (0/1 input).
+    # Affiliation (Huet et al. 2022): a predicted point's precision is the chance that a random point of
+    # the event's zone lies farther from the event than it does, which falls with its distance
+    # -> proximity_aware.
+    # Redundancy: the 20 predicted points all lie inside the event [60, 140), so precision stays 1; recall
+    # averages, over the event's points, the chance of being that close to the nearest alarm: one centred
+    # 20-point alarm leaves points up to 30 away, ten 2-point alarms at most 3 away -> recall rises with k
+    # -> rewarded.
+    # Padding: one event, so its zone is the whole series; appending normal points widens the zone, and
+    # the chance that a random zone point lies farther than the detection's points 60..64 (1..5 past the
+    # end) grows -> precision moves -> sensitive.
+    # Reversal: distances and zones (midpoints between events) are the same read backwards -> neutral.
+    # Label swap: precision compares a predicted point's distance to the event with a random point's
+    # distance to the event (an interval), recall compares a true point's distance to the prediction with
+    # a random point's distance to that true point (a point): two different distributions, so
+    # P(y, p) != R(p, y) on layout (a) -> not_dual.  Score properties: n/a (0/1 input).
     row = oipr_bench.audit("AM", suite="properties", sanity=False).properties
     assert row[v.FP_DISTANCE] == v.PROXIMITY_AWARE
-    assert row[v.LABEL_SWAP_DUALITY] in (v.DUAL, v.NOT_DUAL) and row[v.CHANCE_ORDERING] == NA
+    assert row[v.REDUNDANCY] == v.REWARDED and row[v.NORMAL_PADDING] == v.SENSITIVE
+    assert row[v.TIME_REVERSAL] == v.NEUTRAL and row[v.LABEL_SWAP_DUALITY] == v.NOT_DUAL
+    assert row[v.CHANCE_ORDERING] == NA
 
 
 def test_oipr_row():

@@ -122,3 +122,35 @@ def test_timings_are_recorded_per_mode(tmp_path: Path):
     assert minutes_text(1234.5) == "20 min 34 s" and minutes_text(59.4) == "0 min 59 s"
     with pytest.raises(ValueError, match="mode must be one of"):
         record_timing(tmp_path, "check", wall=1, cpu=1, jobs=1, rows={})
+
+
+def test_write_include_slow_then_check_samples_the_slow_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
+    from oipr_bench.atlas import builtins, registry
+    from oipr_bench.cli import main
+
+    pw = next(a for a in BUILTIN_ROWS if a.metric == "PW")
+    monkeypatch.setattr(registry, "PACKAGE_MODULES", ("builtins",))
+    monkeypatch.setattr(builtins, "ADAPTERS", [pw, _oipr_row(slow=True, random_runs=5)])
+    atlas = tmp_path / "atlas"
+    assert main(["atlas", "--write", str(atlas), "--jobs", "1"]) == 0
+    rows = {r["id"]: r for r in json.loads((atlas / "atlas.json").read_text())["rows"]}
+    assert rows["oipr-bench:OIPR"]["status"] == "not_run" and rows["oipr-bench:PW"]["status"] == "ok"
+    assert main(["atlas", "--write", str(atlas), "--jobs", "2", "--include-slow"]) == 0
+    rows = {r["id"]: r for r in json.loads((atlas / "atlas.json").read_text())["rows"]}
+    assert rows["oipr-bench:OIPR"]["status"] == "ok" and rows["oipr-bench:OIPR"]["random_runs"] == 5
+    assert "[random: 5 of 100 runs]" in (atlas / "ATLAS.md").read_text()
+    timings = read_timings(atlas)
+    assert set(timings["write"]["rows"]) == {"oipr-bench:PW"}
+    assert set(timings["write_include_slow"]["rows"]) == {"oipr-bench:PW", "oipr-bench:OIPR"}
+    capsys.readouterr()
+    assert main(["atlas", "--check", str(atlas), "--jobs", "1"]) == 0
+    assert "1 rows recomputed, 1 slow rows sampled (3 cases each), 0 drifted" in capsys.readouterr().out
+    # a committed number of a sampled case that no longer holds is a drift
+    doc = json.loads((atlas / "atlas.json").read_text())
+    row = next(r for r in doc["rows"] if r["id"] == "oipr-bench:OIPR")
+    row["cases"][SAMPLE_CASES[2]] = 0.123
+    (atlas / "atlas.json").write_text(json.dumps(doc))
+    assert main(["atlas", "--check", str(atlas), "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    assert f"atlas drift: oipr-bench:OIPR: sampled case {SAMPLE_CASES[2]} 0.123 ->" in out
+    assert "1 drifted" in out

@@ -22,13 +22,16 @@ MODES = ("write", "write_include_slow")
 
 
 def read_timings(directory: Path) -> dict[str, Any]:
-    """The timings recorded in ``directory`` ({} when there are none yet)."""
+    """The timings recorded in ``directory`` ({} when there are none yet).
+
+    The file is one ``atlas --write`` regenerates, so it is not noted as an input of the run.
+    """
     from ..errors import UsageError
     from ..guards import UnreadableFile, loads_json, read_regular_bytes
 
     path = directory / TIMINGS_FILE
     try:
-        doc = loads_json(read_regular_bytes(path, what="the atlas timings").decode("utf-8"))
+        doc = loads_json(read_regular_bytes(path, what=None).decode("utf-8"))
     except UnreadableFile as exc:
         if str(exc) == "no such file":
             return {}

@@ -2,9 +2,10 @@
 
 - no option: print the committed grid;
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
-  are kept from DIR's existing atlas unless ``--include-slow``);
+  are kept from DIR's existing atlas unless ``--include-slow``) and its timings;
 - ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
-  between calls drifts), and report every row that drifted (exit 1);
+  between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
+  a fixed sample of its cases (:mod:`oipr_bench.atlas.sample`) unless ``--include-slow``;
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only and print its row inside the committed grid,
   with the three nearest rows and where X differs from each.
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
-    parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow (about an hour more)")
+    parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
     parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
@@ -120,8 +121,8 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
         elif a.version is None:
             rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
         else:
-            rows_by_id[a.id] = not_run_row(a, "slow (a second or more per call on the 1000-point random cases, so "
-                                              "about an hour for its audit); profile it with `oipr-bench atlas --write --include-slow`")
+            rows_by_id[a.id] = not_run_row(a, "slow (a second or more per call; several minutes for its audit) and not "
+                                              "profiled yet; profile it with `oipr-bench atlas --write --include-slow`")
     rows = [rows_by_id[a.id] for a in adapters()]
     write_atlas(directory, rows, reports)
     wall = time.perf_counter() - t0
