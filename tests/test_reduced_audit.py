@@ -154,3 +154,37 @@ def test_write_include_slow_then_check_samples_the_slow_row(tmp_path: Path, monk
     out = capsys.readouterr().out
     assert f"atlas drift: oipr-bench:OIPR: sampled case {SAMPLE_CASES[2]} 0.123 ->" in out
     assert "1 drifted" in out
+
+
+def test_benchmarks_page_quotes_the_recorded_atlas_timings():
+    from oipr_bench.atlas.store import default_dir
+    from oipr_bench.atlas.timings import BUDGET_SECONDS, timings_markdown
+
+    timings = read_timings(default_dir())
+    assert set(timings) == {"write", "write_include_slow"}, "run `oipr-bench atlas --write --include-slow` and `--write`"
+    page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    start = page.index("<!-- atlas timings: generated from atlas/timings.json -->\n") + len(
+        "<!-- atlas timings: generated from atlas/timings.json -->\n")
+    block = page[start:page.index("<!-- end atlas timings -->")]
+    assert block == "\n".join(timings_markdown(timings)) + "\n", "refresh with `python tests/test_reduced_audit.py`"
+    # the budget of issue 19: every row, 2 workers, at most 30 minutes
+    full = timings["write_include_slow"]
+    assert full["jobs"] == 2 and full["wall_seconds"] <= BUDGET_SECONDS["write_include_slow"]
+
+
+def _refresh_benchmarks_page() -> None:
+    """Rewrite the generated block of docs/benchmarks.md from atlas/timings.json."""
+    from oipr_bench.atlas.store import default_dir
+    from oipr_bench.atlas.timings import timings_markdown
+
+    page_path = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+    page = page_path.read_text(encoding="utf-8")
+    head, rest = page.split("<!-- atlas timings: generated from atlas/timings.json -->\n", 1)
+    _, tail = rest.split("<!-- end atlas timings -->", 1)
+    block = "\n".join(timings_markdown(read_timings(default_dir()))) + "\n"
+    page_path.write_text(head + "<!-- atlas timings: generated from atlas/timings.json -->\n" + block
+                         + "<!-- end atlas timings -->" + tail, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    _refresh_benchmarks_page()
