@@ -85,7 +85,8 @@ def timings_markdown(doc: Mapping[str, Any], slowest: int = 9) -> list[str]:
         rows = entry["rows"]
         out += [f"- `{_COMMAND[mode]}` ({len(rows)} rows profiled, {entry['jobs']} workers, "
                 f"{entry['cpus']} CPUs), {entry['date']}: **{minutes_text(entry['wall_seconds'])}** wall, "
-                f"{minutes_text(entry['cpu_seconds'])} CPU (target: at most {BUDGET_SECONDS[mode] // 60} min)."]
+                f"{minutes_text(entry['cpu_seconds'])} CPU (target: at most {BUDGET_SECONDS[mode] // 60} min wall: "
+                f"{'met' if entry['wall_seconds'] <= BUDGET_SECONDS[mode] else 'missed'})."]
     entry = doc.get("write_include_slow")
     if entry is not None:
         out += ["", f"The {slowest} longest rows of that run (one worker each):", "",
