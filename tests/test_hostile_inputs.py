@@ -275,6 +275,32 @@ def test_the_length_cap_allows_every_series_length():
     assert evaluators.get("OIPR", l_obs=MAX_LENGTH_PARAM).params["l_obs"] == MAX_LENGTH_PARAM
 
 
+@pytest.mark.parametrize("attenuation", ["sigmoid", "linear", "exp"])
+def test_a_length_parameter_near_its_cap_builds_its_tables_once(monkeypatch, attenuation):
+    """Issue 21: ``l_obs``/``l_dis`` at the cap cost 0.5 s per call (the tables over ``0 .. l_obs``
+    were rebuilt by every call), minutes per audit.  An audit calls one parameter set hundreds
+    of times on series of a few lengths: the tables are built once, a call only streams."""
+    from oipr_bench.evaluators import oipr
+
+    built = []
+    gamma = oipr._GAMMA[attenuation]
+    monkeypatch.setitem(oipr._GAMMA, attenuation, lambda i, l_obs: built.append(i.shape[0]) or gamma(i, l_obs))
+    l_obs = 999_983  # a value no other test uses
+    ev = evaluators.get("OIPR", l_obs=l_obs, l_dis=l_obs, attenuation=attenuation)
+    scores = []
+    for T in (100, 250, 100, 4000):
+        y_true = np.zeros(T, dtype=np.int8)
+        y_true[10:20] = 1
+        y_pred = np.roll(y_true, 3)
+        scores.append(ev(y_true, y_pred))
+    assert built == [l_obs + 1]
+    assert scores[0] == scores[2]
+    fresh = evaluators.get("OIPR", l_obs=l_obs, l_dis=l_obs, attenuation=attenuation)
+    y_true = np.zeros(250, dtype=np.int8)
+    y_true[10:20] = 1
+    assert fresh(y_true, np.roll(y_true, 3)) == scores[1]
+
+
 @pytest.mark.parametrize("argv, words", [
     (["plot", "interest", "--case", "overlap_proportion/c1", "-o", "x.png", "--l-obs", "3000000000"], "--l-obs"),
     (["sweep", "--case", "overlap_proportion/c1", "-o", "x", "--format", "csv", "--l-obs-grid", "0:10000000000"],
