@@ -158,6 +158,42 @@ def test_npz_bomb_with_a_bad_last_value_names_it_after_a_bounded_read(tmp_path):
     assert peak < 2 * n + 4 * 2**20
 
 
+def test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time(tmp_path):
+    """Issue 21 (neighbour of the .npz bomb): the rows of a CSV were held whole as Python lists,
+    36x the file (2.3 GB for the allowed 64 MiB).  Reading keeps the 0/1 columns and one chunk."""
+    import tracemalloc
+
+    n = 200_000
+    f = tmp_path / "long.csv"
+    f.write_text("gt,pred\n" + "0,1\n" * (n - 1) + "1,0\n")
+    tracemalloc.start()
+    try:
+        series = read_series(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert series.length == n and int(series.y_true.sum()) == 1 and int(series.y_pred.sum()) == n - 1
+    assert peak < 2 * n + 4 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("gt,pred\n" + "0,1\n" * 20_000 + "\n" * 5 + "0,2\n", "line 20002 is blank"),
+    ("gt,pred\n" + "0,1\n" * 20_000 + "0,2\n", "column 'pred', line 20002: value '2' is not binary"),
+    ("gt,pred\n" + "0,1\n" * 20_000 + "0\n", "line 20002 has 1 field(s), the header has 2"),
+    ("\n\ngt,pred\n0,1\n", "line 1 (the header row) is blank"),
+    ("gt,pred\n0,1\n" + "\n" * 20_000, None),
+])
+def test_csv_messages_name_the_line_across_chunks(tmp_path, text, words):
+    f = tmp_path / "s.csv"
+    f.write_text(text)
+    if words is None:
+        assert read_series(f).length == 1
+        return
+    with pytest.raises(SeriesFileError) as info:
+        read_series(f)
+    assert words in str(info.value)
+
+
 @pytest.mark.parametrize("compression, word", [(zipfile.ZIP_BZIP2, "bzip2"), (zipfile.ZIP_LZMA, "lzma")])
 def test_npz_compressed_other_than_numpy_does_is_refused(tmp_path, compression, word):
     """bzip2/LZMA members expand a few compressed bytes into tens of MB at once inside ``zipfile``:

@@ -38,10 +38,11 @@ import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
-from ..guards import describe_exception, regular_file_problem
+from ..guards import clip, describe_exception, regular_file_problem
 from ..io import note_input
 from .arrayfiles import MAX_POINTS, SeriesFileError, SquareArrayWarning, binary_column, read_npy, read_npz
 
@@ -54,6 +55,8 @@ GT_NAMES: tuple[str, ...] = ("gt", "y_true")
 
 #: Largest CSV file read: 64 MiB (about 16 million rows of ``gt,pred``).
 MAX_CSV_BYTES = 64 * 2**20
+#: CSV rows checked and parsed at a time (bounds what reading a CSV file holds besides the 0/1 columns).
+CSV_CHUNK_ROWS = 1 << 14
 
 _TRUE_WORDS = {"1", "1.0", "true"}
 _FALSE_WORDS = {"0", "0.0", "false", "-0", "-0.0"}
@@ -139,42 +142,79 @@ def _read_csv(p: Path) -> list[tuple[str, np.ndarray]]:
         raise SeriesFileError(p, f"is {size} bytes; CSV files are read up to {MAX_CSV_BYTES} bytes (use .npy for longer series)")
     try:
         with open(p, newline="", encoding="utf-8-sig") as fh:
-            rows = [row for row in csv.reader(fh)]
+            return _csv_columns(p, csv.reader(fh))
     except UnicodeDecodeError:
         raise SeriesFileError(p, "is not a UTF-8 text CSV file") from None
     except csv.Error as exc:
         raise SeriesFileError(p, f"is not valid CSV ({exc})") from None
-    # Trailing blank lines are harmless; blank lines in the middle are not.
-    while rows and not any(cell.strip() for cell in rows[-1]):
-        rows.pop()
-    if not rows:
+
+
+def _csv_columns(p: Path, reader: Iterator[list[str]]) -> list[tuple[str, np.ndarray]]:
+    """The header, then the rows :data:`CSV_CHUNK_ROWS` at a time, each chunk checked and parsed to 0/1.
+
+    Only the 0/1 columns and one chunk of rows are ever held (issue 21: the
+    rows of a 64 MiB file held whole took 2.3 GB).  Trailing blank lines are
+    harmless; a blank line followed by data is an error, so of a run of blank
+    lines only the first is kept, to be reported.
+    """
+    header = next(reader, [])
+    if not any(cell.strip() for cell in header):
+        if any(any(cell.strip() for cell in row) for row in reader):
+            raise SeriesFileError(p, "line 1 (the header row) is blank")
         raise SeriesFileError(p, "is empty (expected a header row such as gt,pred and one row per time point)")
-    header = [cell.strip() for cell in rows[0]]
-    body = rows[1:]
-    if any(not name for name in header):
-        raise SeriesFileError(p, f"header row has an empty column name: {','.join(header)!r}")
-    lowered = [name.lower() for name in header]
-    dupes = sorted({name for name in lowered if lowered.count(name) > 1})
-    if dupes:
-        raise SeriesFileError(p, f"header row repeats the column name {dupes[0]!r}")
-    if not body:
+    header = _csv_header(p, header)
+    parts: list[list[np.ndarray]] = [[] for _ in header]
+    chunk: list[list[str]] = []
+    lines: list[int] = []
+    blank: tuple[int, list[str]] | None = None
+    for line, row in enumerate(reader, start=2):  # 1-based line numbers; the header is line 1
+        if not any(cell.strip() for cell in row):
+            blank = blank or (line, row)
+            continue
+        if blank is not None:  # a blank line in the middle: kept, so that it is reported
+            lines.append(blank[0])
+            chunk.append(blank[1])
+            blank = None
+        lines.append(line)
+        chunk.append(row)
+        if len(chunk) >= CSV_CHUNK_ROWS:
+            _parse_chunk(p, header, chunk, lines, parts)
+            chunk, lines = [], []
+    if chunk:
+        _parse_chunk(p, header, chunk, lines, parts)
+    if not parts[0]:
         raise SeriesFileError(p, "has a header but no data rows")
+    return [(name, np.concatenate(part)) for name, part in zip(header, parts)]
+
+
+def _csv_header(p: Path, row: list[str]) -> list[str]:
+    header = [cell.strip() for cell in row]
+    if any(not name for name in header):
+        raise SeriesFileError(p, f"header row has an empty column name: {clip(','.join(header), 200)!r}")
+    seen: set[str] = set()
+    for name in header:
+        if name.lower() in seen:
+            raise SeriesFileError(p, f"header row repeats the column name {clip(name.lower(), 200)!r}")
+        seen.add(name.lower())
+    return header
+
+
+def _parse_chunk(p: Path, header: list[str], chunk: list[list[str]], lines: list[int],
+                 parts: list[list[np.ndarray]]) -> None:
+    """Check the rows of one chunk (width, blank) and append each column's 0/1 values to ``parts``."""
     width = len(header)
-    for k, row in enumerate(body):
+    for line, row in zip(lines, chunk):
         if len(row) != width:
-            # Line numbers are 1-based and count the header.
             if not row:
-                raise SeriesFileError(p, f"line {k + 2} is blank (blank lines are only allowed at the end)")
-            raise SeriesFileError(p, f"line {k + 2} has {len(row)} field(s), the header has {width} (ragged row)")
-    cells = np.array(body, dtype=str)
-    columns = []
+                raise SeriesFileError(p, f"line {line} is blank (blank lines are only allowed at the end)")
+            raise SeriesFileError(p, f"line {line} has {len(row)} field(s), the header has {width} (ragged row)")
+    cells = np.array(chunk, dtype=str)
     for j, name in enumerate(header):
-        columns.append((name, _parse_cells(p, name, cells[:, j])))
-    return columns
+        parts[j].append(_parse_cells(p, name, cells[:, j], lines))
 
 
-def _parse_cells(p: Path, name: str, cells: np.ndarray) -> np.ndarray:
-    """Map CSV text cells of one column to 0/1, naming the first bad cell."""
+def _parse_cells(p: Path, name: str, cells: np.ndarray, lines: list[int]) -> np.ndarray:
+    """Map CSV text cells of one column to 0/1, naming the first bad cell (``lines``: each cell's line)."""
     text = np.char.lower(np.char.strip(cells))
     ones = np.isin(text, list(_TRUE_WORDS))
     zeros = np.isin(text, list(_FALSE_WORDS))
@@ -182,12 +222,12 @@ def _parse_cells(p: Path, name: str, cells: np.ndarray) -> np.ndarray:
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         value = str(cells[k]).strip()
-        line = k + 2
+        line = lines[k]
         if value == "":
             raise SeriesFileError(p, f"column {name!r}, line {line}: missing value")
         if value.lower() in {"nan", "na", "n/a", "null", "none"}:
-            raise SeriesFileError(p, f"column {name!r}, line {line}: NaN/missing value {value!r}")
-        raise SeriesFileError(p, f"column {name!r}, line {line}: value {value!r} is not binary (0 or 1)")
+            raise SeriesFileError(p, f"column {name!r}, line {line}: NaN/missing value {clip(value, 200)!r}")
+        raise SeriesFileError(p, f"column {name!r}, line {line}: value {clip(value, 200)!r} is not binary (0 or 1)")
     return ones.astype(np.int8)
 
 
