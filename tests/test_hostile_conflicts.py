@@ -75,3 +75,19 @@ def test_huge_timeout_is_refused_not_an_overflow(folder, capsys):
 def test_hypothesis_examples_are_bounded(folder, capsys):
     err = _error(["audit", "pr.py:f", "--hypothesis-examples", str(10**20)], capsys)
     assert "--hypothesis-examples must be at most 100000" in err
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--differential", str(10**20)], "--differential must be at most 100000 pairs per family"),
+    (["--differential", "5", "--shrink-budget", "1e300"], "--shrink-budget must be at most 604800 seconds"),
+])
+def test_differential_pairs_and_shrink_budget_are_bounded(folder, capsys, flags, words):
+    """Neighbours of ``--hypothesis-examples 1e20`` (issue 21): ``--differential 1e20`` ran without end."""
+    assert words in _error(["audit", "pr.py:f", "--reference", "PW", *flags], capsys)
+
+
+def test_the_plugin_bounds_differential_pairs_too(folder):
+    from oipr_bench.auditing.options import AuditOptions, OptionError
+
+    with pytest.raises(OptionError, match="at most 100000"):
+        AuditOptions(reference="PW", differential=10**20)
