@@ -519,6 +519,24 @@ def length_cap_time(r: Run) -> str:
     return "" if proc.returncode in (0, 1) and seconds < 60 else f"exit {proc.returncode} after {seconds:.0f} s"
 
 
+# --------------------------------------------------------------------------- neighbours found on the re-run
+def csv_at_its_cap(r: Run) -> str:
+    with open(r.folder / "big.csv", "w") as fh:
+        fh.write("gt,pred\n" + "0,1\n" * (16 * 2**20 - 4) + "1,0\n")
+    code = ("import resource\nfrom oipr_bench.scenarios.userdata import read_series\nread_series('big.csv')\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    proc = r._run(["-c", code], 300)
+    peak = int(proc.stdout.strip() or -1)
+    return "" if 0 < peak < 400 else f"peak {peak} MiB for a 64 MiB CSV: {proc.stderr[-200:]}"
+
+
+def differential_bounded(r: Run) -> str:
+    return one_line(r.cli("audit", "pr.py:f", "--reference", "PW", "--differential", str(10**20), timeout=60),
+                    "--differential") or \
+        one_line(r.cli("audit", "pr.py:f", "--reference", "PW", "--differential", "5", "--shrink-budget", "1e300",
+                       timeout=60), "--shrink-budget")
+
+
 ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("sweep -o onto its --input", sweep_onto_input, "test_hostile_outputs::test_sweep_never_writes_its_csv_over_the_input_series"),
     ("sweep -o dir/", sweep_dir_slash, "test_hostile_outputs::test_sweep_prefix_with_a_trailing_slash_is_refused_like_audit_output"),
@@ -557,6 +575,8 @@ ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("--lf after switching evaluator", last_failed_after_switch, "test_plugin_coexistence::test_last_failed_after_switching_evaluator_audits_the_new_one_in_full"),
     ("--hypothesis-examples 1e20", hypothesis_examples_bounded, "test_hostile_conflicts::test_hypothesis_examples_are_bounded"),
     ("l_obs at its cap", length_cap_time, "test_hostile_inputs::test_a_length_parameter_near_its_cap_builds_its_tables_once"),
+    ("CSV at its 64 MiB cap (neighbour)", csv_at_its_cap, "test_hostile_inputs::test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time"),
+    ("--differential 1e20 / --shrink-budget 1e300 (neighbour)", differential_bounded, "test_hostile_conflicts::test_differential_pairs_and_shrink_budget_are_bounded"),
 ]
 
 
