@@ -537,6 +537,14 @@ def differential_bounded(r: Run) -> str:
                        timeout=60), "--shrink-budget")
 
 
+def plot_interest_at_the_cap(r: Run) -> str:
+    t0 = time.monotonic()
+    proc = r.cli("plot", "interest", "--case", "overlap_proportion/c1", "-o", "i.png", "--l-obs", "10000000",
+                 timeout=300)
+    seconds = time.monotonic() - t0
+    return "" if proc.returncode == 0 and seconds < 20 else f"exit {proc.returncode} after {seconds:.0f} s"
+
+
 ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("sweep -o onto its --input", sweep_onto_input, "test_hostile_outputs::test_sweep_never_writes_its_csv_over_the_input_series"),
     ("sweep -o dir/", sweep_dir_slash, "test_hostile_outputs::test_sweep_prefix_with_a_trailing_slash_is_refused_like_audit_output"),
@@ -576,6 +584,7 @@ ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("--hypothesis-examples 1e20", hypothesis_examples_bounded, "test_hostile_conflicts::test_hypothesis_examples_are_bounded"),
     ("l_obs at its cap", length_cap_time, "test_hostile_inputs::test_a_length_parameter_near_its_cap_builds_its_tables_once"),
     ("CSV at its 64 MiB cap (neighbour)", csv_at_its_cap, "test_hostile_inputs::test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time"),
+    ("plot interest --l-obs 10000000 (neighbour)", plot_interest_at_the_cap, "test_plots::test_interest_picture_at_the_length_cap_draws_a_bounded_number_of_steps"),
     ("--differential 1e20 / --shrink-budget 1e300 (neighbour)", differential_bounded, "test_hostile_conflicts::test_differential_pairs_and_shrink_budget_are_bounded"),
 ]
 
