@@ -545,6 +545,15 @@ def plot_interest_at_the_cap(r: Run) -> str:
     return "" if proc.returncode == 0 and seconds < 20 else f"exit {proc.returncode} after {seconds:.0f} s"
 
 
+def option_given_twice(r: Run) -> str:
+    problems = [one_line(r.cli("audit", "pr.py:f", "--bounds", "0:1", "--bounds", "0:2"), "--bounds given twice"),
+                one_line(r.cli("audit", "pr.py:f", "--input", "binary", "--input", "scores"), "--input given twice")]
+    proc = r.pytest("--evaluator=pr.py:f", "--oipr-bounds", "0:1", "--oipr-bounds", "0:2")
+    if proc.returncode != 4 or "given twice" not in proc.stderr:
+        problems.append(f"pytest --oipr-bounds twice: exit {proc.returncode}")
+    return "; ".join(p for p in problems if p)
+
+
 ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("sweep -o onto its --input", sweep_onto_input, "test_hostile_outputs::test_sweep_never_writes_its_csv_over_the_input_series"),
     ("sweep -o dir/", sweep_dir_slash, "test_hostile_outputs::test_sweep_prefix_with_a_trailing_slash_is_refused_like_audit_output"),
@@ -584,6 +593,7 @@ ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("--hypothesis-examples 1e20", hypothesis_examples_bounded, "test_hostile_conflicts::test_hypothesis_examples_are_bounded"),
     ("l_obs at its cap", length_cap_time, "test_hostile_inputs::test_a_length_parameter_near_its_cap_builds_its_tables_once"),
     ("CSV at its 64 MiB cap (neighbour)", csv_at_its_cap, "test_hostile_inputs::test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time"),
+    ("--bounds / --input given twice (neighbour)", option_given_twice, "test_hostile_conflicts::test_a_single_valued_option_given_twice_is_refused, test_the_plugin_refuses_a_declaration_given_twice"),
     ("plot interest --l-obs 10000000 (neighbour)", plot_interest_at_the_cap, "test_plots::test_interest_picture_at_the_length_cap_draws_a_bounded_number_of_steps"),
     ("--differential 1e20 / --shrink-budget 1e300 (neighbour)", differential_bounded, "test_hostile_conflicts::test_differential_pairs_and_shrink_budget_are_bounded"),
 ]
