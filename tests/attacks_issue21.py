@@ -51,8 +51,8 @@ class Run:
     def cli(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
         return self._run(["-m", "oipr_bench", *argv], timeout)
 
-    def pytest(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
-        return self._run(["-m", "pytest", "-q", "-p", "no:cacheprovider", *argv], timeout)
+    def pytest(self, *argv: str, timeout: float = 300, cache: bool = False) -> subprocess.CompletedProcess:
+        return self._run(["-m", "pytest", "-q", *([] if cache else ["-p", "no:cacheprovider"]), *argv], timeout)
 
     def _run(self, argv: list[str], timeout: float) -> subprocess.CompletedProcess:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
@@ -501,11 +501,16 @@ def flaky_deterministic(r: Run) -> str:
 
 # --------------------------------------------------------------------------- also
 def last_failed_after_switch(r: Run) -> str:
-    env_cache = ["-p", "cacheprovider"]
-    r.pytest(*env_cache, "--evaluator=PW")
-    proc = r.pytest(*env_cache, "--evaluator=OIPR", "--lf")
+    first = r.pytest("--evaluator=PW", cache=True)
+    if first.returncode != 1 or not (r.folder / ".pytest_cache").is_dir():
+        return f"set-up: PW should fail some items with the cache on (exit {first.returncode})"
+    proc = r.pytest("--evaluator=OIPR", "--lf", cache=True)
     tail = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
-    return "" if "deselected" not in tail and proc.returncode == 0 else f"OIPR --lf after PW: {tail}"
+    full = r.pytest("--evaluator=OIPR")
+    full_tail = full.stdout.strip().splitlines()[-1] if full.stdout.strip() else ""
+    ran = tail.split(" in ")[0]
+    return "" if proc.returncode == 0 and ran == full_tail.split(" in ")[0] else \
+        f"OIPR --lf after PW ran {ran!r}, a full run {full_tail.split(' in ')[0]!r}"
 
 
 def hypothesis_examples_bounded(r: Run) -> str:
