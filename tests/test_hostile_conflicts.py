@@ -75,3 +75,53 @@ def test_huge_timeout_is_refused_not_an_overflow(folder, capsys):
 def test_hypothesis_examples_are_bounded(folder, capsys):
     err = _error(["audit", "pr.py:f", "--hypothesis-examples", str(10**20)], capsys)
     assert "--hypothesis-examples must be at most 100000" in err
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--differential", str(10**20)], "--differential must be at most 100000 pairs per family"),
+    (["--differential", "5", "--shrink-budget", "1e300"], "--shrink-budget must be at most 604800 seconds"),
+])
+def test_differential_pairs_and_shrink_budget_are_bounded(folder, capsys, flags, words):
+    """Neighbours of ``--hypothesis-examples 1e20`` (issue 21): ``--differential 1e20`` ran without end."""
+    assert words in _error(["audit", "pr.py:f", "--reference", "PW", *flags], capsys)
+
+
+def test_the_plugin_bounds_differential_pairs_too(folder):
+    from oipr_bench.auditing.options import AuditOptions, OptionError
+
+    with pytest.raises(OptionError, match="at most 100000"):
+        AuditOptions(reference="PW", differential=10**20)
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["audit", "pr.py:f", "--bounds", "0:1", "--bounds", "0:2"], "--bounds"),
+    (["audit", "pr.py:f", "--input", "binary", "--input", "scores"], "--input"),
+    (["audit", "pr.py:f", "--bounds", "0:1", "--bounds", "0:1"], "--bounds"),
+    (["audit", "pr.py:f", "-o", "a.json", "--output", "b.json"], "--output"),
+    (["audit", "pr.py:f", "--timeout", "5", "--timeout", "6"], "--timeout"),
+    (["sweep", "--case", "overlap_proportion/c1", "-o", "x", "-o", "y"], "-o"),
+    (["atlas", "--evaluator", "pr.py:f", "--evaluator", "PW"], "--evaluator"),
+])
+def test_a_single_valued_option_given_twice_is_refused(folder, capsys, argv, flag):
+    """Issue 21's rule for --expect, at the shared mechanism (the CLI's parser): ``--bounds 0:1
+    --bounds 0:2`` audited with the last range without a word."""
+    with pytest.raises(SystemExit) as info:  # argparse's own usage errors leave through SystemExit(2)
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{flag} given twice" in err and "give it once" in err
+    assert not list(folder.glob("*.json")) and not list(folder.glob("x*")) and not list(folder.glob("y*"))
+
+
+def test_the_plugin_refuses_a_declaration_given_twice(folder):
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]))
+    for flags in (["--oipr-bounds", "0:1", "--oipr-bounds", "0:2"], ["--oipr-input=binary", "--oipr-input=scores"]):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--evaluator=pr.py:f", *flags],
+                              cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 4, proc.stdout[-500:] + proc.stderr[-500:]
+        assert f"{flags[0].split('=')[0]} given twice" in proc.stderr

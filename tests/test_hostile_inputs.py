@@ -104,6 +104,127 @@ def test_npz_member_claiming_a_huge_shape_is_refused(tmp_path):
     assert str(f) in str(info.value)
 
 
+def _bomb_npz(path: Path, n: int, compression: int, last_pred: float = 1.0) -> Path:
+    """A .npz of two float64 members of ``n`` zeros (gt ends in 1, pred in ``last_pred``), written in chunks."""
+    with zipfile.ZipFile(path, "w", compression) as zf:
+        for name, last in (("gt.npy", 1.0), ("pred.npy", last_pred)):
+            header = io.BytesIO()
+            np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (n,)})
+            with zf.open(name, "w", force_zip64=True) as fh:
+                fh.write(header.getvalue())
+                for _ in range(n // 2**16 - 1):
+                    fh.write(bytes(8 * 2**16))
+                tail = np.zeros(n - (n // 2**16 - 1) * 2**16)
+                tail[-1] = last
+                fh.write(tail.tobytes())
+    return path
+
+
+def test_npz_decompression_bomb_allocates_one_byte_per_value(tmp_path):
+    """Issue 21: a tiny compressed .npz whose members are 8-byte floats is decoded chunk by chunk.
+
+    Reading keeps the 0/1 result (one byte per value) and a fixed buffer, never
+    the decompressed member whole nor its float64 array (before: 8 + 8 bytes per
+    value, and the comparison temporaries, so 13.5 GB at the 10^8-value cap).
+    """
+    import tracemalloc
+
+    n = 2_000_000
+    f = _bomb_npz(tmp_path / "bomb.npz", n, zipfile.ZIP_DEFLATED)
+    assert f.stat().st_size < 40_000  # 16 MB of data per member on disk in a few KB
+    tracemalloc.start()
+    try:
+        series = read_series(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert series.length == n and int(series.y_true.sum()) == 1 and int(series.y_pred.sum()) == 1
+    assert series.y_true.dtype == np.int8
+    assert peak < 2 * n + 4 * 2**20, f"peak {peak / 2**20:.1f} MiB for {2 * n / 2**20:.1f} MiB of 0/1 values"
+
+
+def test_npz_bomb_with_a_bad_last_value_names_it_after_a_bounded_read(tmp_path):
+    import tracemalloc
+
+    n = 2_000_000
+    f = _bomb_npz(tmp_path / "bomb.npz", n, zipfile.ZIP_DEFLATED, last_pred=2.0)
+    tracemalloc.start()
+    try:
+        with pytest.raises(SeriesFileError) as info:
+            read_series(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * n + 4 * 2**20
+
+
+def test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time(tmp_path):
+    """Issue 21 (neighbour of the .npz bomb): the rows of a CSV were held whole as Python lists,
+    36x the file (2.3 GB for the allowed 64 MiB).  Reading keeps the 0/1 columns and one chunk."""
+    import tracemalloc
+
+    n = 200_000
+    f = tmp_path / "long.csv"
+    f.write_text("gt,pred\n" + "0,1\n" * (n - 1) + "1,0\n")
+    tracemalloc.start()
+    try:
+        series = read_series(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert series.length == n and int(series.y_true.sum()) == 1 and int(series.y_pred.sum()) == n - 1
+    assert peak < 2 * n + 4 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("gt,pred\n" + "0,1\n" * 20_000 + "\n" * 5 + "0,2\n", "line 20002 is blank"),
+    ("gt,pred\n" + "0,1\n" * 20_000 + "0,2\n", "column 'pred', line 20002: value '2' is not binary"),
+    ("gt,pred\n" + "0,1\n" * 20_000 + "0\n", "line 20002 has 1 field(s), the header has 2"),
+    ("\n\ngt,pred\n0,1\n", "line 1 (the header row) is blank"),
+    ("gt,pred\n0,1\n" + "\n" * 20_000, None),
+])
+def test_csv_messages_name_the_line_across_chunks(tmp_path, text, words):
+    f = tmp_path / "s.csv"
+    f.write_text(text)
+    if words is None:
+        assert read_series(f).length == 1
+        return
+    with pytest.raises(SeriesFileError) as info:
+        read_series(f)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("compression, word", [(zipfile.ZIP_BZIP2, "bzip2"), (zipfile.ZIP_LZMA, "lzma")])
+def test_npz_compressed_other_than_numpy_does_is_refused(tmp_path, compression, word):
+    """bzip2/LZMA members expand a few compressed bytes into tens of MB at once inside ``zipfile``:
+    numpy writes stored or deflated members only, so anything else is refused before decompressing."""
+    f = _bomb_npz(tmp_path / "bomb.npz", 2**17, compression)
+    with pytest.raises(SeriesFileError, match=f"member 'gt.npy' is compressed with {word}") as info:
+        read_series(f)
+    assert "savez_compressed" in str(info.value)
+
+
+def test_npz_member_shorter_than_its_header_is_named(tmp_path):
+    member = _npy_with_header(tmp_path / "m.npy", (100,), payload=b"\x00" * 40)
+    f = tmp_path / "short.npz"
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("gt.npy", member.read_bytes())
+        zf.writestr("pred.npy", member.read_bytes())
+    with pytest.raises(SeriesFileError, match="'gt'") as info:
+        read_series(f)
+    assert str(f) in str(info.value) and "100" in str(info.value)
+
+
+def test_bool_bytes_other_than_0_and_1_are_not_binary(tmp_path):
+    member = _npy_with_header(tmp_path / "m.npy", (3,), dtype="|b1", payload=bytes([0, 1, 7]))
+    f = tmp_path / "bool.npz"
+    with zipfile.ZipFile(f, "w") as zf:
+        zf.writestr("gt.npy", member.read_bytes())
+        zf.writestr("pred.npy", member.read_bytes())
+    with pytest.raises(SeriesFileError, match="index 2 is not binary"):
+        read_series(f)
+
+
 @pytest.mark.parametrize("members, words", [
     ({"gt.npy": None, "pred.txt": b"0 1 0"}, "pred.txt"),
     ({"gt.npy": b"", "pred.npy": None}, "gt"),
@@ -163,9 +284,9 @@ def test_cli_input_fifo_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_a_series_longer_than_the_cap_is_refused(tmp_path, monkeypatch):
-    from oipr_bench.scenarios import userdata
+    from oipr_bench.scenarios import arrayfiles
 
-    monkeypatch.setattr(userdata, "MAX_POINTS", 1000)
+    monkeypatch.setattr(arrayfiles, "MAX_POINTS", 1000)
     f = tmp_path / "long.npy"
     np.save(f, np.zeros((2, 600), dtype=np.int8))
     with pytest.raises(SeriesFileError, match="limit"):
@@ -188,6 +309,32 @@ def test_the_length_cap_allows_every_series_length():
 
     assert MAX_LENGTH_PARAM >= MAX_LENGTH
     assert evaluators.get("OIPR", l_obs=MAX_LENGTH_PARAM).params["l_obs"] == MAX_LENGTH_PARAM
+
+
+@pytest.mark.parametrize("attenuation", ["sigmoid", "linear", "exp"])
+def test_a_length_parameter_near_its_cap_builds_its_tables_once(monkeypatch, attenuation):
+    """Issue 21: ``l_obs``/``l_dis`` at the cap cost 0.5 s per call (the tables over ``0 .. l_obs``
+    were rebuilt by every call), minutes per audit.  An audit calls one parameter set hundreds
+    of times on series of a few lengths: the tables are built once, a call only streams."""
+    from oipr_bench.evaluators import oipr
+
+    built = []
+    gamma = oipr._GAMMA[attenuation]
+    monkeypatch.setitem(oipr._GAMMA, attenuation, lambda i, l_obs: built.append(i.shape[0]) or gamma(i, l_obs))
+    l_obs = 999_983  # a value no other test uses
+    ev = evaluators.get("OIPR", l_obs=l_obs, l_dis=l_obs, attenuation=attenuation)
+    scores = []
+    for T in (100, 250, 100, 4000):
+        y_true = np.zeros(T, dtype=np.int8)
+        y_true[10:20] = 1
+        y_pred = np.roll(y_true, 3)
+        scores.append(ev(y_true, y_pred))
+    assert built == [l_obs + 1]
+    assert scores[0] == scores[2]
+    fresh = evaluators.get("OIPR", l_obs=l_obs, l_dis=l_obs, attenuation=attenuation)
+    y_true = np.zeros(250, dtype=np.int8)
+    y_true[10:20] = 1
+    assert fresh(y_true, np.roll(y_true, 3)) == scores[1]
 
 
 @pytest.mark.parametrize("argv, words", [

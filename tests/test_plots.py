@@ -332,3 +332,29 @@ def test_without_matplotlib_csv_sweep_and_html_report_still_work(tmp_path):
     proc = _run_without_mpl(["report", "OIPR", "-o", str(tmp_path / "r.html")])
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_interest_picture_at_the_length_cap_draws_a_bounded_number_of_steps():
+    """Issue 21 (neighbour of "l_obs at its cap"): ``plot interest --l-obs 10000000`` drew 10^7 steps
+    (37 s, 5 GB).  At most MAX_DRAWN_STEPS steps per curve, and a one-point peak survives the bins."""
+    pytest.importorskip("matplotlib")
+    from oipr_bench.plots.interest import MAX_DRAWN_STEPS, interest_figure
+
+    y_true = np.zeros(400, dtype=np.int8)
+    y_true[100:150] = 1
+    y_pred = np.zeros(400, dtype=np.int8)
+    y_pred[300] = 1
+    data = compute_interest(y_true, y_pred, l_dis=5, l_obs=1_000_000)
+    fig = interest_figure(data)
+    try:
+        lines = fig.axes[1].lines
+        assert len(lines) >= 2
+        for line in lines[:2]:
+            assert line.get_xdata().size <= MAX_DRAWN_STEPS + 1
+        xs, ys = lines[1].get_xdata(), lines[1].get_ydata()  # the prediction: its 1 at t = 300 scores 1
+        assert ys.max() == 1.0 and xs[int(np.argmax(ys))] <= 300 < xs[int(np.argmax(ys)) + 1]
+        assert xs[0] == fig.axes[1].get_xlim()[0] and xs[-1] == fig.axes[1].get_xlim()[1]
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

@@ -29,7 +29,7 @@ from ..evaluators.score import Score
 from ..testing.families import family_pairs, scales_of, series_of
 from ..vocabulary import BAD_RESULT, FAILED, OK, PASSED
 from .readings import KIND_SCORE
-from .runner import CallOutcome
+from .runner import MAX_TIMEOUT, CallOutcome
 from .shrink import Pair, shrink
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "DEFAULT_SHRINK_BUDGET",
@@ -39,6 +39,8 @@ __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "
 DEFAULT_SHRINK_BUDGET = 30.0
 #: Seed of the generated pairs when none is given.
 DEFAULT_SEED = 0
+#: Most generated pairs per family (``differential``): beyond this a run is hours long, never a check.
+MAX_DIFFERENTIAL = 100_000
 #: Events shown in a message before "... N more".
 SHOWN_EVENTS = 12
 
@@ -64,6 +66,8 @@ def checked_options(n: Any, seed: Any, budget: Any,
     if n is not None and not whole(n):
         return problem(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
                        "differential")
+    if n is not None and n > MAX_DIFFERENTIAL:
+        return problem(f"{{differential}} must be at most {MAX_DIFFERENTIAL} pairs per family, got {n!r}", "differential")
     n = None if n is None else int(n) or None
     for name, value in (("seed", seed), ("shrink_budget", budget)):
         if value is not None and n is None:
@@ -75,6 +79,9 @@ def checked_options(n: Any, seed: Any, budget: Any,
     real = isinstance(budget, numbers.Real) and not isinstance(budget, bool)
     if budget is not None and not (real and float(budget) >= 0 and math.isfinite(float(budget))):
         return problem(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}", "shrink_budget")
+    if budget is not None and float(budget) > MAX_TIMEOUT:
+        return problem(f"{{shrink_budget}} must be at most {MAX_TIMEOUT:g} seconds (one week), got {budget!r}",
+                       "shrink_budget")
     if n is None:
         return None, None, None, None
     return (n, DEFAULT_SEED if seed is None else int(seed), DEFAULT_SHRINK_BUDGET if budget is None else float(budget),

@@ -21,9 +21,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .._version import __version__
+from ..auditing.flags import GivenOnce
 from ..errors import OiprBenchError
 
 
@@ -64,7 +65,20 @@ DEPENDENCY_FIXES: dict[str, str] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse parser whose usage errors are one line and exit code 2."""
+    """argparse parser whose usage errors are one line and exit code 2, and whose options are given once.
+
+    A single-valued option given twice (``--bounds 0:1 --bounds 0:2``, ``--input binary --input
+    scores``, ``-o a -o b``) is refused instead of the last one silently winning (issue 21:
+    conflicting or duplicate declarations are refused, everywhere).  Repeatable options say so
+    with ``action="append"``; flags (``store_true``) may repeat harmlessly.  The plain ``store``
+    action is registered as :class:`~oipr_bench.auditing.flags.GivenOnce`, so argument groups and
+    sub-commands (created with this class) have it too.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, GivenOnce)
+        self.register("action", "store", GivenOnce)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -36,6 +36,7 @@ blocks whatever the series (issue 11, part 4).
 
 from __future__ import annotations
 
+import functools
 import math
 from numbers import Integral
 from typing import Any, NamedTuple, Optional, Union
@@ -602,10 +603,34 @@ def _covers_few(events: Events, l_obs: int, budget: float) -> bool:
     return int((ends - starts).sum()) + starts.size * l_obs <= budget
 
 
+#: The streamed path's tables cover ``T + l_obs`` rounded up to a multiple of this, so that
+#: series of nearby lengths share one cached set.
+_TABLE_STEP = 1 << 20
+
+
 def _tables(T: int, l_dis: int, l_obs: int, b_dur: float, attenuation: str) -> CurveTables:
-    """The streamed path's lookup tables for a series of ``T`` points."""
-    omega_tab = _omega_table(T + l_obs, l_dis, b_dur, attenuation)
-    return make_tables(omega_tab, _GAMMA[attenuation](np.arange(l_obs + 1), l_obs), b_dur)
+    """The streamed path's lookup tables for a series of ``T`` points.
+
+    Built once per parameter set (and span) and kept: their cost grows with
+    ``l_dis`` and ``l_obs`` (``gamma`` over ``0 .. l_obs``, ``omega`` up to
+    ``T + l_obs`` until it settles), and an audit makes hundreds of calls
+    with one parameter set, so rebuilding them per call made a length
+    parameter at its cap (10^7) cost about 0.5 s per call and minutes per
+    audit (issue 21).  A table covering more distances than a call needs gives
+    the same values: every distance a call reads is at most ``T + l_obs``.
+    """
+    span = -(-(T + l_obs) // _TABLE_STEP) * _TABLE_STEP
+    return _span_tables(span, l_dis, l_obs, b_dur, attenuation)
+
+
+@functools.lru_cache(maxsize=2)
+def _span_tables(span: int, l_dis: int, l_obs: int, b_dur: float, attenuation: str) -> CurveTables:
+    """:func:`make_tables` for distances up to ``span``, read-only (shared between calls)."""
+    omega_tab = _omega_table(span, l_dis, b_dur, attenuation)
+    tables = make_tables(omega_tab, _GAMMA[attenuation](np.arange(l_obs + 1), l_obs), b_dur)
+    for table in (tables.omega, tables.gamma, tables.settled):
+        table.setflags(write=False)
+    return tables
 
 
 # ---------------------------------------------------------------------------

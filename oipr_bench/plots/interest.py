@@ -88,11 +88,26 @@ def auto_window(data: InterestData, pad_fraction: float = 0.08, min_pad: int = 5
     return max(0, lo - pad), min(n, hi + pad)
 
 
-def _steps(curve: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x and y for a post-step drawing where point t spans [t, t + 1)."""
-    x = np.arange(curve.shape[0] + 1, dtype=float)
-    y = np.append(curve, curve[-1] if curve.size else 0.0)
-    return x, y
+#: Most steps drawn per curve (far more than a picture has pixels across): a wider window is drawn
+#: from each curve's maximum over equal bins, so ``l_obs`` at its cap (10^7) is not 10^7 steps.
+MAX_DRAWN_STEPS = 4000
+
+
+def _drawn(curve: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of a post-step drawing of ``curve[lo:hi]``, where point t spans ``[t, t + 1)``.
+
+    Beyond :data:`MAX_DRAWN_STEPS` points, each step is a bin of ``k`` points at
+    the bin's maximum (the curves are >= 0, so the last bin is padded with 0):
+    a peak is never lost, and the areas are the computed numbers of the legend.
+    """
+    part = curve[lo:hi]
+    n = int(part.shape[0])
+    if n <= MAX_DRAWN_STEPS:
+        return np.arange(lo, hi + 1, dtype=float), np.append(part, part[-1] if n else 0.0)
+    k = -(-n // MAX_DRAWN_STEPS)
+    peaks = np.pad(part, (0, -n % k)).reshape(-1, k).max(axis=1)
+    x = np.append(np.arange(lo, hi, k, dtype=float), float(hi))
+    return x, np.append(peaks, peaks[-1])
 
 
 def _post_mask(mask: np.ndarray) -> np.ndarray:
@@ -163,8 +178,8 @@ def interest_figure(data: InterestData, title: str | None = None, window: tuple[
     _draw_event_strip(ax_ev, data)
 
     # Curves and areas.
-    x, yt = _steps(data.curve_true)
-    _, yp = _steps(data.curve_pred)
+    x, yt = _drawn(data.curve_true, lo, hi)
+    _, yp = _drawn(data.curve_pred, lo, hi)
     low = np.minimum(yt, yp)
     ax.fill_between(x, 0, low, step="post", color=COLORS["tp"], alpha=0.35, linewidth=0,
                     label=f"TP area = {data.tp:.3f}")

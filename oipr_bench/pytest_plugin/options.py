@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from ..auditing.flags import once
+
 GROUP = ("oipr-bench", "oipr-bench: audit a time-series anomaly detection evaluator")
 
 
@@ -102,19 +104,29 @@ def dest(name: str) -> str:
     return f"oipr_bench_{name}"
 
 
+#: Options whose second occurrence is refused (:class:`~oipr_bench.auditing.flags.GivenOnce`): what the
+#: evaluator takes and returns.  Every other option follows pytest's rule, a later value overrides an
+#: earlier one, so that a command line can override ``addopts``; ``--expect`` refuses a name twice.
+GIVEN_ONCE = ("input", "bounds")
+
+
+def _kwargs(option: PluginOption, names: tuple[str, ...]) -> dict[str, Any]:
+    return once(names, option.kwargs) if option.name in GIVEN_ONCE else option.kwargs
+
+
 def register(parser: pytest.Parser) -> None:
     """Add every option, one spelling at a time; a spelling already defined elsewhere is left to its owner."""
     group = parser.getgroup(*GROUP)
     del _TAKEN[:]
     for option in OPTIONS:
         try:
-            group.addoption(*option.names, dest=dest(option.name), **option.kwargs)
+            group.addoption(*option.names, dest=dest(option.name), **_kwargs(option, option.names))
             continue
         except (ValueError, argparse.ArgumentError):  # "already added" / "conflicting option string"
             pass
         for spelling in option.names:
             try:
-                group.addoption(spelling, dest=dest(option.name), **option.kwargs)
+                group.addoption(spelling, dest=dest(option.name), **_kwargs(option, (spelling,)))
             except (ValueError, argparse.ArgumentError):
                 _TAKEN.append(spelling)
 

@@ -27,53 +27,39 @@ objects are never loaded.  Only regular files are read (a FIFO, a device, a
 dangling symlink or a symlink loop is refused without blocking); a .npy
 header or .npz member is checked against the bytes really present and
 against :data:`MAX_POINTS` before anything is allocated, and a CSV file
-against :data:`MAX_CSV_BYTES`.
+against :data:`MAX_CSV_BYTES`.  The ``.npy``/``.npz`` formats are read by
+:mod:`oipr_bench.scenarios.arrayfiles`.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import os
-import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Iterator
 
 import numpy as np
 
-from ..errors import UsageError
 from ..guards import clip, describe_exception, regular_file_problem
 from ..io import note_input
+from .arrayfiles import MAX_POINTS, SeriesFileError, SquareArrayWarning, binary_column, read_npy, read_npz
 
-__all__ = ["SeriesFileError", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES"]
+__all__ = ["SeriesFileError", "SquareArrayWarning", "UserSeries", "read_series", "SUFFIXES", "GT_NAMES", "MAX_POINTS"]
 
 #: File suffixes :func:`read_series` understands.
 SUFFIXES: tuple[str, ...] = (".csv", ".npy", ".npz")
 #: Accepted names of the ground-truth column (case-insensitive).
 GT_NAMES: tuple[str, ...] = ("gt", "y_true")
 
-#: Most values (all series of one file together) a .npy/.npz file may declare: 10^8.
-MAX_POINTS = 100_000_000
 #: Largest CSV file read: 64 MiB (about 16 million rows of ``gt,pred``).
 MAX_CSV_BYTES = 64 * 2**20
+#: CSV rows checked and parsed at a time (bounds what reading a CSV file holds besides the 0/1 columns).
+CSV_CHUNK_ROWS = 1 << 14
 
 _TRUE_WORDS = {"1", "1.0", "true"}
 _FALSE_WORDS = {"0", "0.0", "false", "-0", "-0.0"}
-
-
-class SeriesFileError(UsageError, ValueError):
-    """A user series file cannot be read; ``str()`` is ``"<file>: <problem>"``."""
-
-    def __init__(self, file: str | os.PathLike[str], message: str) -> None:
-        self.file = os.fspath(file)
-        self.message = message
-        super().__init__(f"{self.file}: {message}")
-
-
-class SquareArrayWarning(UserWarning):
-    """A square 2-D ``.npy`` could hold its series as rows or as columns; it is read as rows."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +121,7 @@ def read_series(path: str | os.PathLike[str]) -> UserSeries:
     if problem:
         raise SeriesFileError(p, problem)
     note_input(p, "the input series")
-    reader = {".csv": _read_csv, ".npy": _read_npy, ".npz": _read_npz}[suffix]
+    reader = {".csv": _read_csv, ".npy": read_npy, ".npz": read_npz}[suffix]
     try:
         columns = reader(p)
         return _assemble(p, columns)
@@ -156,42 +142,79 @@ def _read_csv(p: Path) -> list[tuple[str, np.ndarray]]:
         raise SeriesFileError(p, f"is {size} bytes; CSV files are read up to {MAX_CSV_BYTES} bytes (use .npy for longer series)")
     try:
         with open(p, newline="", encoding="utf-8-sig") as fh:
-            rows = [row for row in csv.reader(fh)]
+            return _csv_columns(p, csv.reader(fh))
     except UnicodeDecodeError:
         raise SeriesFileError(p, "is not a UTF-8 text CSV file") from None
     except csv.Error as exc:
         raise SeriesFileError(p, f"is not valid CSV ({exc})") from None
-    # Trailing blank lines are harmless; blank lines in the middle are not.
-    while rows and not any(cell.strip() for cell in rows[-1]):
-        rows.pop()
-    if not rows:
+
+
+def _csv_columns(p: Path, reader: Iterator[list[str]]) -> list[tuple[str, np.ndarray]]:
+    """The header, then the rows :data:`CSV_CHUNK_ROWS` at a time, each chunk checked and parsed to 0/1.
+
+    Only the 0/1 columns and one chunk of rows are ever held (issue 21: the
+    rows of a 64 MiB file held whole took 2.3 GB).  Trailing blank lines are
+    harmless; a blank line followed by data is an error, so of a run of blank
+    lines only the first is kept, to be reported.
+    """
+    header = next(reader, [])
+    if not any(cell.strip() for cell in header):
+        if any(any(cell.strip() for cell in row) for row in reader):
+            raise SeriesFileError(p, "line 1 (the header row) is blank")
         raise SeriesFileError(p, "is empty (expected a header row such as gt,pred and one row per time point)")
-    header = [cell.strip() for cell in rows[0]]
-    body = rows[1:]
-    if any(not name for name in header):
-        raise SeriesFileError(p, f"header row has an empty column name: {','.join(header)!r}")
-    lowered = [name.lower() for name in header]
-    dupes = sorted({name for name in lowered if lowered.count(name) > 1})
-    if dupes:
-        raise SeriesFileError(p, f"header row repeats the column name {dupes[0]!r}")
-    if not body:
+    header = _csv_header(p, header)
+    parts: list[list[np.ndarray]] = [[] for _ in header]
+    chunk: list[list[str]] = []
+    lines: list[int] = []
+    blank: tuple[int, list[str]] | None = None
+    for line, row in enumerate(reader, start=2):  # 1-based line numbers; the header is line 1
+        if not any(cell.strip() for cell in row):
+            blank = blank or (line, row)
+            continue
+        if blank is not None:  # a blank line in the middle: kept, so that it is reported
+            lines.append(blank[0])
+            chunk.append(blank[1])
+            blank = None
+        lines.append(line)
+        chunk.append(row)
+        if len(chunk) >= CSV_CHUNK_ROWS:
+            _parse_chunk(p, header, chunk, lines, parts)
+            chunk, lines = [], []
+    if chunk:
+        _parse_chunk(p, header, chunk, lines, parts)
+    if not parts[0]:
         raise SeriesFileError(p, "has a header but no data rows")
+    return [(name, np.concatenate(part)) for name, part in zip(header, parts)]
+
+
+def _csv_header(p: Path, row: list[str]) -> list[str]:
+    header = [cell.strip() for cell in row]
+    if any(not name for name in header):
+        raise SeriesFileError(p, f"header row has an empty column name: {clip(','.join(header), 200)!r}")
+    seen: set[str] = set()
+    for name in header:
+        if name.lower() in seen:
+            raise SeriesFileError(p, f"header row repeats the column name {clip(name.lower(), 200)!r}")
+        seen.add(name.lower())
+    return header
+
+
+def _parse_chunk(p: Path, header: list[str], chunk: list[list[str]], lines: list[int],
+                 parts: list[list[np.ndarray]]) -> None:
+    """Check the rows of one chunk (width, blank) and append each column's 0/1 values to ``parts``."""
     width = len(header)
-    for k, row in enumerate(body):
+    for line, row in zip(lines, chunk):
         if len(row) != width:
-            # Line numbers are 1-based and count the header.
             if not row:
-                raise SeriesFileError(p, f"line {k + 2} is blank (blank lines are only allowed at the end)")
-            raise SeriesFileError(p, f"line {k + 2} has {len(row)} field(s), the header has {width} (ragged row)")
-    cells = np.array(body, dtype=str)
-    columns = []
+                raise SeriesFileError(p, f"line {line} is blank (blank lines are only allowed at the end)")
+            raise SeriesFileError(p, f"line {line} has {len(row)} field(s), the header has {width} (ragged row)")
+    cells = np.array(chunk, dtype=str)
     for j, name in enumerate(header):
-        columns.append((name, _parse_cells(p, name, cells[:, j])))
-    return columns
+        parts[j].append(_parse_cells(p, name, cells[:, j], lines))
 
 
-def _parse_cells(p: Path, name: str, cells: np.ndarray) -> np.ndarray:
-    """Map CSV text cells of one column to 0/1, naming the first bad cell."""
+def _parse_cells(p: Path, name: str, cells: np.ndarray, lines: list[int]) -> np.ndarray:
+    """Map CSV text cells of one column to 0/1, naming the first bad cell (``lines``: each cell's line)."""
     text = np.char.lower(np.char.strip(cells))
     ones = np.isin(text, list(_TRUE_WORDS))
     zeros = np.isin(text, list(_FALSE_WORDS))
@@ -199,156 +222,18 @@ def _parse_cells(p: Path, name: str, cells: np.ndarray) -> np.ndarray:
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         value = str(cells[k]).strip()
-        line = k + 2
+        line = lines[k]
         if value == "":
             raise SeriesFileError(p, f"column {name!r}, line {line}: missing value")
         if value.lower() in {"nan", "na", "n/a", "null", "none"}:
-            raise SeriesFileError(p, f"column {name!r}, line {line}: NaN/missing value {value!r}")
-        raise SeriesFileError(p, f"column {name!r}, line {line}: value {value!r} is not binary (0 or 1)")
+            raise SeriesFileError(p, f"column {name!r}, line {line}: NaN/missing value {clip(value, 200)!r}")
+        raise SeriesFileError(p, f"column {name!r}, line {line}: value {clip(value, 200)!r} is not binary (0 or 1)")
     return ones.astype(np.int8)
-
-
-def _magic(p: Path, n: int) -> bytes:
-    with open(p, "rb") as fh:
-        return fh.read(n)
-
-
-def _check_header(fh: BinaryIO, available: int, where: str) -> int:
-    """Read a .npy header from ``fh`` and check it before any array is allocated.
-
-    ``available`` is the number of bytes the file (or archive member) really
-    holds.  Returns the number of elements declared.
-
-    Raises
-    ------
-    ValueError
-        Not a .npy header, an object dtype, or a declared size larger than
-        the data present or than :data:`MAX_POINTS`.
-    """
-    from numpy.lib import format as npformat
-
-    version = npformat.read_magic(fh)
-    if version == (1, 0):
-        shape, _, dtype = npformat.read_array_header_1_0(fh)
-    elif version == (2, 0):
-        shape, _, dtype = npformat.read_array_header_2_0(fh)
-    else:
-        raise ValueError(f"{where}: unsupported .npy format version {version}")
-    if dtype.hasobject:
-        raise ValueError(f"{where}: holds Python objects (pickled data is never loaded); save a numeric array")
-    count = 1
-    for n in shape:
-        count *= int(n)
-    need = count * dtype.itemsize
-    have = available - fh.tell()
-    if count > MAX_POINTS:
-        raise ValueError(f"{where}: declares shape {shape}, {count} values, more than the limit of {MAX_POINTS}")
-    if need > have:
-        raise ValueError(f"{where}: header declares shape {shape} ({need} bytes) but only {have} bytes of data follow")
-    return count
-
-
-def _load_npy(p: Path) -> np.ndarray:
-    if _magic(p, 6) != b"\x93NUMPY":
-        raise SeriesFileError(p, "is not a .npy file (it lacks the NumPy header; save with numpy.save)")
-    try:
-        with open(p, "rb") as fh:
-            _check_header(fh, os.fstat(fh.fileno()).st_size, "array")
-        return np.load(p, allow_pickle=False)
-    except ValueError as exc:
-        if "allow_pickle" in str(exc):
-            raise SeriesFileError(p, "holds Python objects (pickled data is never loaded); save a numeric array") from None
-        raise SeriesFileError(p, f"is not a readable .npy file ({exc})") from None
-    except (OSError, EOFError) as exc:
-        raise SeriesFileError(p, f"is not a readable .npy file ({exc})") from None
-
-
-def _read_npy(p: Path) -> list[tuple[str, np.ndarray]]:
-    arr = _load_npy(p)
-    if not isinstance(arr, np.ndarray):
-        raise SeriesFileError(p, "is not a .npy array file")
-    if arr.dtype.names:
-        if arr.ndim != 1:
-            raise SeriesFileError(p, f"structured array must be 1-D, got shape {arr.shape}")
-        columns = [(name, arr[name]) for name in arr.dtype.names]
-        for name, column in columns:
-            if column.ndim != 1:
-                raise SeriesFileError(p, f"field {name!r} holds {column.shape[1:]} values per row; each field must hold one 0/1 value")
-        return columns
-    if arr.ndim != 2:
-        raise SeriesFileError(p, f"must be a 2-D array (2 x T rows or T x 2 columns: ground truth first), got shape {arr.shape}")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise SeriesFileError(p, f"is empty (shape {arr.shape})")
-    if arr.shape[0] == arr.shape[1]:  # rows or columns? the documented rule, said out loud
-        warnings.warn(f"{p}: a square {arr.shape[0]} x {arr.shape[1]} array is read as rows (ground truth first, then "
-                      "the predictions); save a .npz with named arrays (gt=..., pred=...) to be explicit",
-                      SquareArrayWarning, stacklevel=2)
-    series = arr if arr.shape[0] <= arr.shape[1] else arr.T
-    if series.shape[0] < 2:
-        raise SeriesFileError(p, f"needs a ground truth and at least one prediction, got shape {arr.shape}")
-    k = series.shape[0] - 1
-    names = ["gt"] + (["pred"] if k == 1 else [f"pred{i}" for i in range(1, k + 1)])
-    return list(zip(names, list(series)))
-
-
-def _npz_member(p: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: list[int]) -> tuple[str, np.ndarray]:
-    """Check one archive member's declared size and header, then load it."""
-    if not info.filename.endswith(".npy"):
-        raise SeriesFileError(p, f"member {info.filename!r} is not a .npy array (save the archive with numpy.savez)")
-    name = info.filename[:-4]
-    if info.file_size > 8 * budget[0] + 4096:
-        raise SeriesFileError(p, f"member {info.filename!r} is {info.file_size} bytes uncompressed, more than the "
-                                 f"limit for {MAX_POINTS} values")
-    try:
-        with zf.open(info) as fh:
-            budget[0] -= _check_header(fh, info.file_size, f"array {name!r}")
-        arr = np.load(io.BytesIO(zf.read(info)), allow_pickle=False)
-    except ValueError as exc:
-        raise SeriesFileError(p, f"member {info.filename!r} is not a readable array ({exc})") from None
-    if budget[0] < 0:
-        raise SeriesFileError(p, f"the arrays hold more than the limit of {MAX_POINTS} values together")
-    if arr.ndim != 1:
-        raise SeriesFileError(p, f"array {name!r} must be 1-D, got shape {arr.shape}")
-    return name, arr
-
-
-def _read_npz(p: Path) -> list[tuple[str, np.ndarray]]:
-    if _magic(p, 4) != b"PK\x03\x04":
-        raise SeriesFileError(p, "is not a .npz archive (save with numpy.savez)")
-    budget = [MAX_POINTS]
-    try:
-        with zipfile.ZipFile(p) as zf:
-            members = [info for info in zf.infolist() if not info.is_dir()]
-            names = [info.filename for info in members]
-            twice = sorted({name for name in names if names.count(name) > 1})
-            if twice:
-                raise SeriesFileError(p, f"holds {len(twice)} member name(s) twice ({clip(', '.join(twice), 120)}); "
-                                         "which one is meant cannot be told")
-            return [_npz_member(p, zf, info, budget) for info in members]
-    except (OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as exc:
-        raise SeriesFileError(p, f"is not a readable .npz archive ({exc})") from None
 
 
 # ---------------------------------------------------------------------------
 # Validation shared by every format
 # ---------------------------------------------------------------------------
-
-
-def _binary(p: Path, name: str, arr: np.ndarray) -> np.ndarray:
-    """Check one numeric column: non-empty, no NaN, only 0 and 1."""
-    if arr.dtype.kind == "b":
-        return arr.astype(np.int8)
-    if arr.dtype.kind not in "iuf":
-        raise SeriesFileError(p, f"column {name!r} must be numeric 0/1, got dtype {arr.dtype}")
-    if arr.dtype.kind == "f":
-        nan = np.isnan(arr)
-        if nan.any():
-            raise SeriesFileError(p, f"column {name!r}: NaN at index {int(np.flatnonzero(nan)[0])}")
-    bad = (arr != 0) & (arr != 1)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise SeriesFileError(p, f"column {name!r}: value {arr[k].item()!r} at index {k} is not binary (0 or 1)")
-    return arr.astype(np.int8)
 
 
 def _assemble(p: Path, columns: list[tuple[str, np.ndarray]]) -> UserSeries:
@@ -364,6 +249,6 @@ def _assemble(p: Path, columns: list[tuple[str, np.ndarray]]) -> UserSeries:
     if len(set(lengths.values())) > 1:
         detail = ", ".join(f"{name}={n}" for name, n in lengths.items())
         raise SeriesFileError(p, f"series differ in length ({detail})")
-    y_true = _binary(p, names[gt_index], columns[gt_index][1])
-    predictions = {name: _binary(p, name, arr) for k, (name, arr) in enumerate(columns) if k != gt_index}
+    y_true = binary_column(p, names[gt_index], columns[gt_index][1])
+    predictions = {name: binary_column(p, name, arr) for k, (name, arr) in enumerate(columns) if k != gt_index}
     return UserSeries(y_true=y_true, predictions=predictions, source=os.fspath(p))
