@@ -133,6 +133,12 @@ def test_an_evaluators_own_keyboard_interrupt_in_a_worker_is_a_raised_outcome():
         assert caller(Y_TRUE, Y_PRED).kind == RAISED
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """A program started from a terminal gets SIGINT's default action; one started in the background of a
+    non-interactive shell (a CI runner's ``cmd &``) inherits it ignored, which no Ctrl-C test can exercise."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("isolate", [[], ["--isolate"]], ids=["in_process", "isolated"])
 def test_a_real_ctrl_c_still_stops_the_audit(tmp_path, isolate):
     marker = tmp_path / "started"
@@ -145,7 +151,7 @@ def test_a_real_ctrl_c_still_stops_the_audit(tmp_path, isolate):
     """))
     proc = subprocess.Popen([sys.executable, "-m", "oipr_bench", "audit", "slow.py:ev", *isolate], cwd=tmp_path,
                             env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_as_in_a_terminal)
     try:
         _wait_for(marker.exists, 60)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
