@@ -189,3 +189,14 @@ def _refresh_benchmarks_page() -> None:
 
 if __name__ == "__main__":
     _refresh_benchmarks_page()
+
+
+def test_a_bad_timings_file_is_one_line_naming_it(tmp_path: Path):
+    from oipr_bench.errors import UsageError
+
+    (tmp_path / "timings.json").write_text("[1, 2]")
+    with pytest.raises(UsageError, match="timings.json is not a timings file"):
+        read_timings(tmp_path)
+    (tmp_path / "timings.json").write_text('{"write": NaN}')
+    with pytest.raises(UsageError, match="cannot read .*timings.json"):
+        read_timings(tmp_path)

@@ -113,7 +113,7 @@ class Adapter:
     random_runs : int or None
         A reduced audit (:attr:`oipr_bench.auditing.options.AuditOptions.random_runs`): each
         random-detector case is scored on its first ``random_runs`` of 100 runs; None: every run.
-        Stated in the row, its note and the grid.
+        Stated in the row (``random_runs``), its report's options and its grid label.
     """
 
     package: str

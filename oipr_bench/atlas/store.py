@@ -100,7 +100,7 @@ def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[st
     return written
 
 
-def _read_json(path: Path, what: str | None) -> Any:
+def read_json(path: Path, what: str | None) -> Any:
     """Parse ``path`` with the hardened reader every input file goes through (oipr_bench.guards).
 
     A regular file only (a FIFO or a device is refused without blocking), at most
@@ -129,7 +129,7 @@ def read_atlas(directory: Path | None = None) -> dict[str, Any]:
     from ..jsondata import schema_problem
 
     path = (directory or default_dir()) / "atlas.json"
-    doc = _read_json(path, "the atlas file")
+    doc = read_json(path, "the atlas file")
     if not isinstance(doc, dict) or doc.get("format") != ATLAS_FORMAT[0] or doc.get("format_version") != ATLAS_FORMAT[1]:
         raise UsageError(f"atlas: {path_text(path)} is not an oipr-bench atlas (format {ATLAS_FORMAT[0]} version {ATLAS_FORMAT[1]})")
     problem = schema_problem(doc, "atlas.schema.json")
@@ -146,4 +146,4 @@ def read_profile(directory: Path, row_id: str) -> dict[str, Any] | None:
     path = directory / "profiles" / f"{slug(row_id)}.json"
     if not path.is_file():
         return None
-    return _read_json(path, None)
+    return read_json(path, None)

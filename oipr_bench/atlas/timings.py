@@ -24,20 +24,16 @@ MODES = ("write", "write_include_slow")
 def read_timings(directory: Path) -> dict[str, Any]:
     """The timings recorded in ``directory`` ({} when there are none yet).
 
-    The file is one ``atlas --write`` regenerates, so it is not noted as an input of the run.
+    Read with the atlas's hardened reader (:func:`oipr_bench.atlas.store.read_json`); the file is one
+    ``atlas --write`` regenerates, so it is not noted as an input of the run.
     """
     from ..errors import UsageError
-    from ..guards import UnreadableFile, loads_json, read_regular_bytes
+    from .store import read_json
 
     path = directory / TIMINGS_FILE
-    try:
-        doc = loads_json(read_regular_bytes(path, what=None).decode("utf-8"))
-    except UnreadableFile as exc:
-        if str(exc) == "no such file":
-            return {}
-        raise UsageError(f"atlas: cannot read {path}: {exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"atlas: cannot read {path}: {exc}") from None
+    if not os.path.lexists(path):
+        return {}
+    doc = read_json(path, None)
     if not isinstance(doc, dict):
         raise UsageError(f"atlas: {path} is not a timings file (a JSON object by mode)")
     return doc
