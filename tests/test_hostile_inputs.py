@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import tracemalloc
 import zipfile
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -104,6 +106,16 @@ def test_npz_member_claiming_a_huge_shape_is_refused(tmp_path):
     assert str(f) in str(info.value)
 
 
+def _traced_peak(call: Callable[[], Any]) -> tuple[Any, int]:
+    """``call()`` and the tracemalloc peak (bytes) of the allocations it made."""
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def _bomb_npz(path: Path, n: int, compression: int, last_pred: float = 1.0) -> Path:
     """A .npz of two float64 members of ``n`` zeros (gt ends in 1, pred in ``last_pred``), written in chunks."""
     with zipfile.ZipFile(path, "w", compression) as zf:
@@ -127,51 +139,38 @@ def test_npz_decompression_bomb_allocates_one_byte_per_value(tmp_path):
     the decompressed member whole nor its float64 array (before: 8 + 8 bytes per
     value, and the comparison temporaries, so 13.5 GB at the 10^8-value cap).
     """
-    import tracemalloc
-
     n = 2_000_000
     f = _bomb_npz(tmp_path / "bomb.npz", n, zipfile.ZIP_DEFLATED)
     assert f.stat().st_size < 40_000  # 16 MB of data per member on disk in a few KB
-    tracemalloc.start()
-    try:
-        series = read_series(f)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    series, peak = _traced_peak(lambda: read_series(f))
     assert series.length == n and int(series.y_true.sum()) == 1 and int(series.y_pred.sum()) == 1
     assert series.y_true.dtype == np.int8
     assert peak < 2 * n + 4 * 2**20, f"peak {peak / 2**20:.1f} MiB for {2 * n / 2**20:.1f} MiB of 0/1 values"
 
 
 def test_npz_bomb_with_a_bad_last_value_names_it_after_a_bounded_read(tmp_path):
-    import tracemalloc
-
     n = 2_000_000
     f = _bomb_npz(tmp_path / "bomb.npz", n, zipfile.ZIP_DEFLATED, last_pred=2.0)
-    tracemalloc.start()
-    try:
+
+    def read_bad() -> pytest.ExceptionInfo[SeriesFileError]:
         with pytest.raises(SeriesFileError) as info:
             read_series(f)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+        return info
+
+    info, peak = _traced_peak(read_bad)
+    message = str(info.value)
+    assert "bomb.npz" in message and "'pred'" in message and f"index {n - 1}" in message, message
+    assert "2.0" in message and "not binary" in message, message
     assert peak < 2 * n + 4 * 2**20
 
 
 def test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time(tmp_path):
     """Issue 21 (neighbour of the .npz bomb): the rows of a CSV were held whole as Python lists,
     36x the file (2.3 GB for the allowed 64 MiB).  Reading keeps the 0/1 columns and one chunk."""
-    import tracemalloc
-
     n = 200_000
     f = tmp_path / "long.csv"
     f.write_text("gt,pred\n" + "0,1\n" * (n - 1) + "1,0\n")
-    tracemalloc.start()
-    try:
-        series = read_series(f)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    series, peak = _traced_peak(lambda: read_series(f))
     assert series.length == n and int(series.y_true.sum()) == 1 and int(series.y_pred.sum()) == n - 1
     assert peak < 2 * n + 4 * 2**20, f"peak {peak / 2**20:.1f} MiB"
 
