@@ -41,11 +41,11 @@ from typing import Any
 import numpy as np
 
 from oipr_bench import evaluators
-from oipr_bench.auditing.differential import run_family
+from oipr_bench.auditing.regression.differential import run_family
 from oipr_bench.auditing.options import AuditOptions
-from oipr_bench.auditing.profiles import AuditSession
-from oipr_bench.auditing.resolve import resolve
-from oipr_bench.auditing.runner import call_evaluator
+from oipr_bench.auditing.profile.profiles import AuditSession
+from oipr_bench.auditing.calling.resolve import resolve
+from oipr_bench.auditing.calling.runner import call_evaluator
 from oipr_bench.evaluators.oracles import oracle
 from oipr_bench.testing.planted import PLANTED, write_planted
 from oipr_bench.vocabulary import FAILED, FAMILIES

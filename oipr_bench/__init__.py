@@ -10,7 +10,6 @@ Main entry points
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ._version import __version__
@@ -18,17 +17,14 @@ from .errors import FixtureError, OiprBenchError, UsageError
 
 __all__ = ["__version__", "FixtureError", "OiprBenchError", "UsageError", "audit"]
 
-# The flat module paths of 0.2 (``oipr_bench.auditing.runner``, ``oipr_bench.pytest_plugin.plugin``, ...) resolve through
-# ``_legacy/`` for one release, with a DeprecationWarning (see oipr_bench/_legacy/__init__.py).
-__path__.append(os.path.join(os.path.dirname(__file__), "_legacy"))
 
 
 def audit(evaluator: Any, **params: Any) -> Any:
     """Profile ``evaluator`` on the special-scenario dataset.
 
-    Thin wrapper around :func:`oipr_bench.auditing.profiles.audit` (imported lazily so
+    Thin wrapper around :func:`oipr_bench.auditing.profile.profiles.audit` (imported lazily so
     that ``import oipr_bench`` stays cheap); see there for the parameters.
     """
-    from .auditing.profiles import audit as _audit
+    from .auditing.profile.profiles import audit as _audit
 
     return _audit(evaluator, **params)

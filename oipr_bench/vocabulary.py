@@ -125,15 +125,15 @@ HARMONIC_F1 = "harmonic_f1"
 #: The opt-in check that searches random inputs (hypothesis) for broken model-free properties.
 PROPERTY_SEARCH = "property-search"
 
-#: The sanity checks every audit runs, in report order (:mod:`oipr_bench.auditing.sanity`).
+#: The sanity checks every audit runs, in report order (:mod:`oipr_bench.auditing.profile.sanity`).
 SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
 
-#: The model-free properties the property search looks for (:mod:`oipr_bench.auditing.property_search`), in report order.
+#: The model-free properties the property search looks for (:mod:`oipr_bench.auditing.properties.search`), in report order.
 VALID_RESULT = "valid_result"
 PERFECT_PREDICTION = "perfect_prediction"
 PROPERTIES: tuple[str, ...] = (VALID_RESULT, PERFECT_PREDICTION, DETERMINISTIC, NO_MUTATION)
 
-# -- metric properties beyond Table 5 (issue 19; :mod:`oipr_bench.auditing.properties`) ------------
+# -- metric properties beyond Table 5 (issue 19; :mod:`oipr_bench.auditing.properties.run`) ------------
 
 LAG_TOLERANCE = "lag_tolerance"
 FP_DISTANCE = "fp_distance"

@@ -2,9 +2,13 @@
 
 The layers are listed in :data:`LAYERS` (docs/architecture.md explains them). A module may import
 its own layer's modules and any lower layer, never a higher one; the two front ends never import each
-other. Every ``import`` counts, also the lazy ones inside functions; only imports under
-``if TYPE_CHECKING:`` (annotations) are exempt. ``oipr_bench/_legacy`` (the 0.2 module paths kept for
-one release) and the package's own ``__init__`` (the public ``audit`` facade) are outside the layers.
+other. Every ``import`` counts: the lazy ones inside functions and the type-only ones under
+``if TYPE_CHECKING:`` too. The package's own ``__init__`` (the public ``audit`` facade) is outside the
+layers.
+
+Inside a layer, a package split into sub-packages ("rooms") orders them the same way (:data:`ROOMS`):
+a module may import its own room and any lower room of its package, never a higher one. No package
+holds more than :data:`MAX_MODULES` modules of its own.
 """
 
 from __future__ import annotations
@@ -35,7 +39,15 @@ LAYERS: dict[str, int] = {
 }
 #: Packages of the same layer that still may not import each other.
 PEERS_APART = {frozenset({"pytest_plugin", "cli"})}
-OUTSIDE = {"__init__", "__main__", "_legacy"}
+OUTSIDE = {"__init__", "__main__"}
+#: Rooms of the packages split into sub-packages, lowest first; "" is the package's own level.
+ROOMS: dict[str, dict[str, int]] = {
+    "evaluators": {"kernels": 1, "": 2, "oracles": 3},
+    "auditing": {"calling": 1, "table5": 2, "": 3, "properties": 4, "regression": 5, "profile": 6},
+    "atlas": {"adapters": 1, "": 2, "disagreements": 3},
+}
+#: Modules a package may hold of its own (its ``__init__`` and sub-packages not counted).
+MAX_MODULES = 12
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -45,24 +57,12 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
     return ".".join(["oipr_bench", *parts])
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
-
-
 def imports_of(source: str, module: str, is_package: bool, known: set[str]) -> set[str]:
-    """The oipr_bench modules ``module`` imports (runtime imports only, lazy ones included)."""
+    """The oipr_bench modules ``module`` imports (every import: lazy and type-only ones included)."""
     tree = ast.parse(source)
-    skip = _type_checking_lines(tree)
     here = module.split(".") if is_package else module.split(".")[:-1]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in skip:
-            continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "oipr_bench")
         elif isinstance(node, ast.ImportFrom):
@@ -81,7 +81,7 @@ def imports_of(source: str, module: str, is_package: bool, known: set[str]) -> s
 
 
 def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
-    paths = [p for p in root.rglob("*.py") if "_legacy" not in p.relative_to(root).parts]
+    paths = list(root.rglob("*.py"))
     names = {module_name(p, root): p for p in paths}
     known = set(names)
     return {m: imports_of(p.read_text(encoding="utf-8"), m, p.name == "__init__.py", known) for m, p in names.items()}
@@ -92,8 +92,18 @@ def top_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+def room_of(module: str) -> tuple[str, str]:
+    """(package, room) of a module inside a package with rooms; room "" is the package's own level."""
+    parts = module.split(".")
+    top = top_of(module)
+    if top not in ROOMS or len(parts) < 3:
+        return top, ""
+    return top, parts[2] if parts[2] in ROOMS[top] else ""
+
+
 def upward_imports(edges: dict[str, set[str]]) -> list[str]:
-    """Every import that goes from a lower layer to a higher one (or between front ends)."""
+    """Every import that goes from a lower layer to a higher one (or between front ends), or from a
+    lower room of a package to a higher one."""
     problems = []
     for module, targets in sorted(edges.items()):
         src = top_of(module)
@@ -102,6 +112,10 @@ def upward_imports(edges: dict[str, set[str]]) -> list[str]:
         for target in sorted(targets):
             dst = top_of(target)
             if dst == src:
+                (package, here), (_, there) = room_of(module), room_of(target)
+                if package in ROOMS and here != there and ROOMS[package][there] >= ROOMS[package][here]:
+                    problems.append(f"{module} (room {ROOMS[package][here]} of {package}, {here or 'its own level'}) "
+                                    f"imports {target} (room {ROOMS[package][there]}, {there or 'its own level'})")
                 continue
             if dst == "__init__":
                 problems.append(f"{module} imports the package facade oipr_bench itself; import the module that defines the name")
@@ -202,7 +216,7 @@ def test_the_checker_catches_an_upward_import(tmp_path):
     assert cycles(graph(root)) == [["oipr_bench.auditing.runner", "oipr_bench.scenarios.loader"]]
 
 
-def test_the_checker_ignores_type_checking_imports_and_allows_downward_ones(tmp_path):
+def test_the_checker_counts_type_checking_imports_and_allows_downward_ones(tmp_path):
     root = _tree(tmp_path, {
         "__init__.py": "",
         "reports/__init__.py": "",
@@ -210,8 +224,74 @@ def test_the_checker_ignores_type_checking_imports_and_allows_downward_ones(tmp_
         "auditing/__init__.py": "",
         "auditing/results.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..reports import html\n",
     })
+    assert upward_imports(graph(root)) == [
+        "oipr_bench.auditing.results (layer 5, auditing) imports oipr_bench.reports.html (layer 7, reports)"]
+    assert cycles(graph(root)) == [["oipr_bench.auditing.results", "oipr_bench.reports.html"]]
+    del_type_only = _tree(tmp_path / "b", {
+        "__init__.py": "", "reports/__init__.py": "", "reports/html.py": "from ..auditing import results\n",
+        "auditing/__init__.py": "", "auditing/results.py": "x = 1\n"})
+    assert upward_imports(graph(del_type_only)) == [] and cycles(graph(del_type_only)) == []
+
+
+def test_the_checker_catches_a_lazy_type_only_circle_inside_one_room(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "", "auditing/__init__.py": "", "auditing/profile/__init__.py": "",
+        "auditing/profile/results.py": "def f():\n    from .render import render\n",
+        "auditing/profile/render.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .results import Profile\n",
+    })
     assert upward_imports(graph(root)) == []
-    assert cycles(graph(root)) == []
+    assert cycles(graph(root)) == [["oipr_bench.auditing.profile.render", "oipr_bench.auditing.profile.results"]]
+
+
+@pytest.mark.parametrize("importer, line, expected", [
+    ("auditing/calling/runner.py", "from ..table5 import readings\n",
+     "oipr_bench.auditing.calling.runner (room 1 of auditing, calling) imports oipr_bench.auditing.table5.readings (room 2, table5)"),
+    ("auditing/options.py", "def f():\n    from .profile import profiles\n",
+     "oipr_bench.auditing.options (room 3 of auditing, its own level) imports oipr_bench.auditing.profile.profiles (room 6, profile)"),
+    ("evaluators/kernels/oipr.py", "from .. import score\n",
+     "oipr_bench.evaluators.kernels.oipr (room 1 of evaluators, kernels) imports oipr_bench.evaluators.score (room 2, its own level)"),
+    ("atlas/adapters/prts.py", "from ..disagreements import groups\n",
+     "oipr_bench.atlas.adapters.prts (room 1 of atlas, adapters) imports oipr_bench.atlas.disagreements.groups (room 3, disagreements)"),
+])
+def test_the_checker_catches_an_import_into_a_higher_room(tmp_path, importer, line, expected):
+    files = {"__init__.py": "", "auditing/__init__.py": "", "evaluators/__init__.py": "", "atlas/__init__.py": "",
+             "auditing/calling/__init__.py": "", "auditing/table5/__init__.py": "", "auditing/table5/readings.py": "",
+             "auditing/profile/__init__.py": "", "auditing/profile/profiles.py": "", "evaluators/score.py": "",
+             "evaluators/kernels/__init__.py": "", "atlas/adapters/__init__.py": "",
+             "atlas/disagreements/__init__.py": "", "atlas/disagreements/groups.py": ""}
+    files[importer] = line
+    assert upward_imports(graph(_tree(tmp_path, files))) == [expected]
+
+
+def test_a_lower_room_may_be_imported_from_a_higher_one(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "", "auditing/__init__.py": "", "auditing/calling/__init__.py": "",
+        "auditing/calling/runner.py": "", "auditing/profile/__init__.py": "",
+        "auditing/profile/profiles.py": "from ..calling import runner\nfrom .. import options\n",
+        "auditing/options.py": "from .calling.runner import x\n",
+    })
+    assert upward_imports(graph(root)) == []
+
+
+def test_every_sub_package_of_a_package_with_rooms_has_a_room():
+    for package, rooms in ROOMS.items():
+        found = {p.name for p in (PACKAGE / package).iterdir() if (p / "__init__.py").exists()}
+        assert found == set(rooms) - {""}, f"{package}: sub-packages {sorted(found)} vs rooms {sorted(rooms)}"
+
+
+def test_no_package_holds_more_than_twelve_modules_of_its_own():
+    for folder in [PACKAGE, *(p for p in PACKAGE.rglob("*") if (p / "__init__.py").exists())]:
+        own = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+        limit = 9 if folder == PACKAGE else MAX_MODULES
+        assert len(own) <= limit, f"{folder.relative_to(PACKAGE.parent)} holds {len(own)} modules: split it into rooms"
+
+
+def test_every_room_says_what_it_may_import():
+    for package, rooms in ROOMS.items():
+        for room, rank in rooms.items():
+            if room:
+                doc = ast.get_docstring(ast.parse((PACKAGE / package / room / "__init__.py").read_text(encoding="utf-8"))) or ""
+                assert f"Room {rank} of" in doc and "may import" in doc, f"oipr_bench/{package}/{room}/__init__.py"
 
 
 @pytest.mark.parametrize("importer, line", [
@@ -224,31 +304,16 @@ def test_the_checker_catches_front_ends_and_the_facade(tmp_path, importer, line)
     assert len(upward_imports(graph(root))) == 1
 
 
-# The 0.2 module paths keep working for one release, with a DeprecationWarning, as the very same module.
-
-LEGACY = sorted(p.stem for p in (PACKAGE / "_legacy").glob("*.py") if p.stem != "__init__")
+# The 0.2 module paths were kept for one release (0.3) and are gone in 0.4, as announced.
 
 
-@pytest.mark.parametrize("old", LEGACY)
-def test_an_old_module_path_warns_and_gives_the_new_module(old):
+@pytest.mark.parametrize("old", ["runner", "plugin", "results", "readings", "oracles"])
+def test_the_0_2_module_paths_are_gone(old):
     import importlib
-    import sys
 
-    sys.modules.pop(f"oipr_bench.{old}", None)
-    with pytest.warns(DeprecationWarning, match=rf"oipr_bench\.{old} is deprecated since oipr-bench 0\.3"):
-        module = importlib.import_module(f"oipr_bench.{old}")
-    assert module.__name__ != f"oipr_bench.{old}"
-    assert module is sys.modules[module.__name__]
-    assert top_of(module.__name__) in LAYERS
-
-
-def test_the_old_paths_cover_every_moved_module():
-    moved = {"case_runs", "characteristics", "coerce", "comparison", "declarations", "detectors", "discrimination",
-             "events", "expectations", "findings", "html_parts", "html_report", "inputs", "isolation", "options",
-             "oracles", "paper", "plugin", "plugin_items", "profiles", "property_search", "readings",
-             "reference_files", "render", "reproduce", "resolve", "results", "rules", "runner", "sanity", "score",
-             "strategies", "userdata"}
-    assert set(LEGACY) == moved
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"oipr_bench.{old}")
+    assert not (PACKAGE / "_legacy").exists()
 
 
 def test_the_old_reference_module_names_still_work_on_the_package():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.atlas import by_id
-from oipr_bench.atlas.registry import PACKAGE_MODULES, adapters
+from oipr_bench.atlas.adapters.registry import PACKAGE_MODULES, adapters
 
 Y_TRUE = np.zeros(20, np.int8)
 Y_TRUE[2:6] = 1
@@ -136,7 +136,7 @@ def test_affiliation_of_a_perfect_detection_is_one(row_id):
 
 def test_tsadmetrics_rows_are_its_registry_with_its_defaults():
     adapter, _ = _load("TSADmetrics:pwf")
-    from oipr_bench.atlas.tsadmetrics import METRICS, registry
+    from oipr_bench.atlas.adapters.tsadmetrics import METRICS, registry
 
     reg = registry()
     assert set(reg._registry) == set(METRICS)
@@ -166,7 +166,7 @@ def test_timeeval_range_auc_is_a_fresh_object_per_call(cls):
     # on the object.  The adapter must give, whatever the call order, what a fresh object gives.
     adapter, ev = _load(f"TimeEval:{cls}")
     from oipr_bench import scenarios
-    from oipr_bench.atlas._adapter import import_submodule
+    from oipr_bench.atlas.adapters.base import import_submodule
 
     make = getattr(import_submodule("timeeval", "metrics"), cls)
     cases = scenarios.load()
@@ -184,7 +184,7 @@ def test_timeeval_range_auc_is_a_fresh_object_per_call(cls):
 
 
 def _verdict(group: str) -> str:
-    from oipr_bench.atlas.verdicts import VERDICTS
+    from oipr_bench.atlas.disagreements.verdicts import VERDICTS
 
     return VERDICTS[group]
 
@@ -223,7 +223,7 @@ def test_timeeval_range_fscore_uses_the_precision_bias_for_recall():
     _load("TimeEval:RangeFScore")
     prts = pytest.importorskip("prts")
     from oipr_bench import scenarios
-    from oipr_bench.atlas._adapter import import_submodule
+    from oipr_bench.atlas.adapters.base import import_submodule
 
     case = {c.id: c for c in scenarios.load()}["tp_positions/c1"]
     y, p = case.y_true.astype(np.int64), case.predictions[0].astype(np.int64)
@@ -244,7 +244,7 @@ def test_timeeval_range_fscore_uses_the_precision_bias_for_recall():
 
 def test_tsadmetrics_taf_conventions():
     _load("TSADmetrics:taf")
-    from oipr_bench.atlas.tsadmetrics import registry
+    from oipr_bench.atlas.adapters.tsadmetrics import registry
     from oipr_bench.evaluators import get
 
     def taf(y, p, **params):

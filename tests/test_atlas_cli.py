@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench.atlas import registry
-from oipr_bench.atlas.registry import adapters
+from oipr_bench.atlas.adapters import registry
+from oipr_bench.atlas.adapters.registry import adapters
 from oipr_bench.atlas.store import validate_report
 from oipr_bench.cli import main
 from oipr_bench.reference.paper import table_5

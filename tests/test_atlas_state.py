@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oipr_bench.atlas._adapter import Adapter
+from oipr_bench.atlas.adapters.base import Adapter
 from oipr_bench.atlas.build import profile_adapter
 from oipr_bench.atlas.drift import drift
 from oipr_bench.evaluators import get

@@ -18,7 +18,7 @@ from oipr_bench import scenarios
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
 from oipr_bench.auditing.expectations import Expectation, judge, load_expect_file
-from oipr_bench.auditing.results import Profile
+from oipr_bench.auditing.profile.results import Profile
 
 
 def _pw(y_true, y_pred):

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from oipr_bench.auditing import characteristics as ch
+from oipr_bench.auditing.table5 import characteristics as ch
 from oipr_bench.reference import paper
 from oipr_bench.evaluators import NAMES, Score
 

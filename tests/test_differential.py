@@ -14,8 +14,8 @@ import pytest
 import oipr_bench
 from oipr_bench import scenarios
 from oipr_bench.auditing.options import AuditOptions, OptionError
-from oipr_bench.auditing.results import Profile
-from oipr_bench.auditing.shrink import Pair, delete_points, normal, shrink
+from oipr_bench.auditing.profile.results import Profile
+from oipr_bench.auditing.regression.shrink import Pair, delete_points, normal, shrink
 from oipr_bench.errors import UsageError
 from oipr_bench.jsondata import schema_problem
 from oipr_bench.testing.families import BLOCK_SIZES, boundary_lengths, family_pairs, make_pair
@@ -211,8 +211,8 @@ def test_usage_error_is_one_line_in_python() -> None:
 
 
 def test_a_reference_that_raises_is_reported_not_a_traceback() -> None:
-    from oipr_bench.auditing.differential import run_family
-    from oipr_bench.auditing.runner import call_evaluator
+    from oipr_bench.auditing.regression.differential import run_family
+    from oipr_bench.auditing.calling.runner import call_evaluator
 
     pa = oipr_bench.evaluators.get("PA")
 

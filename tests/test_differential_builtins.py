@@ -15,8 +15,8 @@ import os
 import pytest
 
 from oipr_bench import evaluators
-from oipr_bench.auditing.differential import run_family
-from oipr_bench.auditing.runner import call_evaluator
+from oipr_bench.auditing.regression.differential import run_family
+from oipr_bench.auditing.calling.runner import call_evaluator
 from oipr_bench.evaluators.oracles import oracle
 from oipr_bench.vocabulary import FAMILIES, LONG_SERIES, PASSED
 

@@ -17,8 +17,8 @@ import pytest
 
 from oipr_bench import evaluators
 from oipr_bench.auditing.options import AuditOptions
-from oipr_bench.auditing.profiles import AuditSession
-from oipr_bench.auditing.resolve import resolve
+from oipr_bench.auditing.profile.profiles import AuditSession
+from oipr_bench.auditing.calling.resolve import resolve
 from oipr_bench.testing.planted import PLANTED, write_planted
 from oipr_bench.vocabulary import FAILED, FAMILIES, PASSED
 

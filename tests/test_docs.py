@@ -167,7 +167,7 @@ def test_troubleshooting_quotes_the_messages_the_runner_gives(evaluator, quoted)
     """The misbehaving-evaluator table of docs/troubleshooting.md quotes real messages."""
     import numpy as np
 
-    from oipr_bench.auditing.runner import call_evaluator
+    from oipr_bench.auditing.calling.runner import call_evaluator
 
     page = REPO_ROOT / "docs" / "troubleshooting.md"
     if not page.is_file():

@@ -287,7 +287,7 @@ def test_table_a1_am_column():
 
 
 def _with_blocks(monkeypatch, points, zones, pieces, dense, compact=4):
-    from oipr_bench.evaluators import _affiliation_blocks as blocks
+    from oipr_bench.evaluators.kernels import affiliation as blocks
 
     monkeypatch.setattr(blocks, "COMPACT_BELOW", compact)
     monkeypatch.setattr(blocks, "BLOCK_POINTS", points)
@@ -378,7 +378,7 @@ def test_long_zone_with_many_pieces_has_no_cancellation():
 
 @pytest.mark.parametrize("block", [1, 2, 3, 7, 64, 1 << 18])
 def test_series_events_in_blocks_match_to_events(monkeypatch, block):
-    from oipr_bench.evaluators import _affiliation_blocks as blocks
+    from oipr_bench.evaluators.kernels import affiliation as blocks
     from oipr_bench.scenarios.events import to_events
 
     monkeypatch.setattr(blocks, "BLOCK_POINTS", block)

@@ -595,7 +595,7 @@ def test_streamed_areas_match_the_oracle_at_any_block_size(
 ) -> None:
     # Blocks of 1-9 points: runs, merged events and observation phases cross block
     # borders everywhere; the one-block result must agree too.
-    import oipr_bench.evaluators._oipr_blocks as blocks_module
+    import oipr_bench.evaluators.kernels.oipr as blocks_module
     import oipr_bench.evaluators.oipr as oipr_module
 
     y_true, y_pred = (np.array(y, dtype=np.int8) for y in pair)
@@ -620,7 +620,7 @@ def test_every_route_matches_the_oracle(share: float, attenuation: str, monkeypa
     import oipr_bench.evaluators.oipr as oipr_module
 
     monkeypatch.setattr(oipr_module, "_SPARSE_SHARE", share)
-    monkeypatch.setattr("oipr_bench.evaluators._oipr_blocks.BLOCK", 16)
+    monkeypatch.setattr("oipr_bench.evaluators.kernels.oipr.BLOCK", 16)
     rng = np.random.default_rng(7)
     sparse = series(600, (30, 45), (200, 201), (203, 230), (580, 600))
     dense = (rng.random(600) < 0.4).astype(np.int8)
@@ -648,7 +648,7 @@ def _benchmark_module():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
 def test_benchmark_families_match_the_oracle(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The worst-case families of benchmarks/run.py at a small N, with blocks of 64 points.
-    monkeypatch.setattr("oipr_bench.evaluators._oipr_blocks.BLOCK", 64)
+    monkeypatch.setattr("oipr_bench.evaluators.kernels.oipr.BLOCK", 64)
     bench = _benchmark_module()
     y_true, y_pred = bench.family_pair(family, *bench.make_pair(3000))
     got = OIPR()(y_true, y_pred)
@@ -683,7 +683,7 @@ def test_streamed_memory_does_not_grow_with_the_covered_points() -> None:
     # streamed route holds the input copies (2 MB) and its reused block buffers only.
     import tracemalloc
 
-    import oipr_bench.evaluators._oipr_blocks as blocks_module
+    import oipr_bench.evaluators.kernels.oipr as blocks_module
 
     alternating = np.zeros(10**6, dtype=np.int8)
     alternating[::2] = 1

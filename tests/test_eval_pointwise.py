@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from oipr_bench import evaluators
 from oipr_bench.evaluators import Score
-from oipr_bench.evaluators._pointwise_bits import adjusted_fill
+from oipr_bench.evaluators.kernels.pointwise import adjusted_fill
 from oipr_bench.evaluators.pointwise import (
     PointAdjust,
     PointAdjustK,

@@ -359,7 +359,7 @@ def blocked(
     overlap bounds from the merged bounds of both series), a huge value the
     dense ones (running count and neighbour differences over the block's points).
     """
-    import oipr_bench.evaluators._range_based_blocks as blocks
+    import oipr_bench.evaluators.kernels.range_based as blocks
 
     saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.DENSE_FACTOR, blocks.SPARSE_FACTOR
     blocks.BLOCK, blocks.MAX_BLOCK = block, max_block
@@ -415,7 +415,7 @@ def test_default_blocks_match_one_block_on_long_series(density: float) -> None:
 
 
 def test_block_borders_split_no_overlap() -> None:
-    from oipr_bench.evaluators._range_based_blocks import block_end
+    from oipr_bench.evaluators.kernels.range_based import block_end
 
     rng = np.random.default_rng(7)
     t = rng.random(5000) < 0.7

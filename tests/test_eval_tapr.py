@@ -502,7 +502,7 @@ def test_table_a1_tapr_column(ambiguous_end: str) -> None:
 
 
 def test_range_check_explains_published_precision_above_one() -> None:
-    from oipr_bench.auditing.runner import BAD_RESULT, call_evaluator
+    from oipr_bench.auditing.calling.runner import BAD_RESULT, call_evaluator
 
     y = np.array([1, 0, 1], dtype=np.int8)  # perfect prediction: TaP = 1.0006182
     out = call_evaluator(TaPR(), y, y)
@@ -557,7 +557,7 @@ def test_alternating_series_matches_oracle() -> None:
 
 def parts_with_blocks(y_true: np.ndarray, y_pred: np.ndarray, params: dict, block: int, max_block: int) -> tuple:
     """``TaPR(**params).parts`` with the block-streamed pass forced to blocks of ``block`` to ``max_block`` points."""
-    import oipr_bench.evaluators._tapr_blocks as blocks
+    import oipr_bench.evaluators.kernels.tapr as blocks
 
     saved = blocks.BLOCK, blocks.MAX_BLOCK, blocks.BLOCK_BOUNDS
     # A block holding 4 event bounds is full: dense stretches keep blocks of ``block`` points.

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oipr_bench.auditing.runner import BAD_RESULT, RAISED, call_evaluator
+from oipr_bench.auditing.calling.runner import BAD_RESULT, RAISED, call_evaluator
 
 REPO = Path(__file__).resolve().parents[1]
 Y_TRUE = np.array([0, 1, 1, 0, 0, 1, 0], dtype=np.int8)

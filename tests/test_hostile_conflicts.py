@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench.auditing.resolve import parse_params
-from oipr_bench.auditing.runner import Caller
+from oipr_bench.auditing.calling.resolve import parse_params
+from oipr_bench.auditing.calling.runner import Caller
 from oipr_bench.cli import main
 from oipr_bench.errors import UsageError
 

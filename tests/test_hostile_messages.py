@@ -103,7 +103,7 @@ def test_a_square_npy_says_it_is_read_as_rows(tmp_path):
 
 
 def test_an_evaluator_failing_every_second_call_is_not_deterministic(tmp_path, monkeypatch):
-    from oipr_bench.auditing.profiles import audit
+    from oipr_bench.auditing.profile.profiles import audit
 
     calls = []
 

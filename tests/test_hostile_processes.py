@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oipr_bench.auditing.runner import TIMED_OUT, Caller
+from oipr_bench.auditing.calling.runner import TIMED_OUT, Caller
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oipr_bench.auditing.runner import OK, RAISED, Caller, call_evaluator
+from oipr_bench.auditing.calling.runner import OK, RAISED, Caller, call_evaluator
 
 Y_TRUE = np.array([0, 1, 1, 0, 0, 1, 0], dtype=np.int8)
 Y_PRED = np.array([0, 1, 0, 0, 1, 1, 0], dtype=np.int8)
@@ -232,7 +232,7 @@ def test_isolated_workers_die_with_their_parent(tmp_path, sig, how):
     if how == "cli":
         argv = [sys.executable, "-m", "oipr_bench", "audit", "spin.py:ev", "--timeout", "600"]
     else:
-        argv = [sys.executable, "-c", "import numpy as np, spin; from oipr_bench.auditing.runner import Caller; "
+        argv = [sys.executable, "-c", "import numpy as np, spin; from oipr_bench.auditing.calling.runner import Caller; "
                 "Caller(spin.ev, isolate=True)(np.zeros(3), np.zeros(3))"]
     env = _env()
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env["PYTHONPATH"]])

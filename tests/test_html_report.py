@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench.auditing import characteristics
+from oipr_bench.auditing.table5 import characteristics
 from oipr_bench import evaluators, scenarios
 from oipr_bench.reference import paper
 from oipr_bench.cli import main
 from oipr_bench.errors import FixtureError
 from oipr_bench.reports.html_report import builtin_scores, report_data, thumbnail_svg, write_report
-from oipr_bench.auditing.profiles import audit
+from oipr_bench.auditing.profile.profiles import audit
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 SVG_LEAVES = {"rect", "path", "line", "circle"}

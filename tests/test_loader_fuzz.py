@@ -592,7 +592,7 @@ def test_cached_arrays_cannot_be_made_writeable(tmp_path):
 
 
 def test_a_dataset_missing_a_case_the_rules_need_names_the_ids(tmp_path):
-    from oipr_bench.auditing.characteristics import REQUIRED_CASES
+    from oipr_bench.auditing.table5.characteristics import REQUIRED_CASES
 
     folder = _dataset(tmp_path)
     cases = scenarios.load(folder)

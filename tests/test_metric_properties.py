@@ -19,10 +19,10 @@ import pytest
 import oipr_bench
 from oipr_bench import scenarios, vocabulary as v
 from oipr_bench._paths import data_dir
-from oipr_bench.auditing.properties import DEFINITIONS
-from oipr_bench.auditing.property_reference import build_property_document, property_reference
-from oipr_bench.auditing.property_rules import Readings, Undetermined, check_chance_ordering, spearman, trend
-from oipr_bench.auditing.results import Profile
+from oipr_bench.auditing.properties.run import DEFINITIONS
+from oipr_bench.auditing.profile.property_reference import build_property_document, property_reference
+from oipr_bench.auditing.properties.rules import Readings, Undetermined, check_chance_ordering, spearman, trend
+from oipr_bench.auditing.profile.results import Profile
 from oipr_bench.errors import FixtureError, UsageError
 from oipr_bench.scenarios.family_files import build_family_documents, load_families
 

@@ -21,7 +21,7 @@ from oipr_bench import cli
 from oipr_bench.cli import COMMANDS, build_parser, dependency_failure, main
 from oipr_bench.errors import UsageError
 from oipr_bench.evaluators import NAMES
-from oipr_bench.auditing.resolve import public_callables, resolve
+from oipr_bench.auditing.calling.resolve import public_callables, resolve
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import oipr_bench
-from oipr_bench.auditing import characteristics as ch
+from oipr_bench.auditing.table5 import characteristics as ch
 from oipr_bench.reference import paper
 from oipr_bench.scenarios.events import events_list
 from oipr_bench.evaluators import NAMES, get

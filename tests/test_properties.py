@@ -24,7 +24,7 @@ from oipr_bench import evaluators
 from oipr_bench.evaluators.oipr import OIPR, interest_curve
 from oipr_bench.evaluators.tapr import AT_NEXT_EXCESS
 from oipr_bench.evaluators.oracles.affiliation import affiliation as affiliation_oracle
-from oipr_bench.auditing.property_search import find_property_failures, run_property_search
+from oipr_bench.auditing.properties.search import find_property_failures, run_property_search
 from oipr_bench.testing.strategies import binary_series, event_lists, series_pairs
 
 TOL = 1e-12

@@ -11,13 +11,13 @@ import pytest
 
 from oipr_bench import audit
 from oipr_bench.atlas import build
-from oipr_bench.atlas.builtins import ADAPTERS as BUILTIN_ROWS
+from oipr_bench.atlas.adapters.builtins import ADAPTERS as BUILTIN_ROWS
 from oipr_bench.atlas.render import grid_lines, row_label
-from oipr_bench.atlas.sample import SAMPLE_CASES, sample_cases, sample_drift
+from oipr_bench.atlas.disagreements.sample import SAMPLE_CASES, sample_cases, sample_drift
 from oipr_bench.atlas.store import validate_report
 from oipr_bench.atlas.timings import minutes_text, read_timings, record_timing
 from oipr_bench.auditing.options import AuditOptions, OptionError
-from oipr_bench.auditing.verify import options_of
+from oipr_bench.auditing.profile.verify import options_of
 from oipr_bench.evaluators import get
 from oipr_bench import scenarios
 
@@ -125,7 +125,7 @@ def test_timings_are_recorded_per_mode(tmp_path: Path):
 
 
 def test_write_include_slow_then_check_samples_the_slow_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
-    from oipr_bench.atlas import builtins, registry
+    from oipr_bench.atlas.adapters import builtins, registry
     from oipr_bench.cli import main
 
     pw = next(a for a in BUILTIN_ROWS if a.metric == "PW")

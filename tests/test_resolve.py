@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.errors import UsageError
-from oipr_bench.auditing.resolve import load_object, parse_params, parse_value, resolve
+from oipr_bench.auditing.calling.resolve import load_object, parse_params, parse_value, resolve
 
 
 @pytest.fixture

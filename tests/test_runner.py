@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.evaluators import Score
-from oipr_bench.auditing.runner import Caller, call_evaluator, check_range, coerce_result
+from oipr_bench.auditing.calling.runner import Caller, call_evaluator, check_range, coerce_result
 
 Y_TRUE = np.array([0, 1, 1, 0, 0, 1, 0], dtype=np.int8)
 Y_PRED = np.array([0, 1, 0, 0, 1, 1, 0], dtype=np.int8)

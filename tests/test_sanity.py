@@ -1,4 +1,4 @@
-"""Sanity checks (oipr_bench.auditing.sanity): a registry of check_<name> functions, and what "observed nothing" means."""
+"""Sanity checks (oipr_bench.auditing.profile.sanity): a registry of check_<name> functions, and what "observed nothing" means."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import oipr_bench
-from oipr_bench.auditing import sanity
+from oipr_bench.auditing.profile import sanity
 from oipr_bench.vocabulary import PROPERTY_SEARCH, SANITY_CHECKS
 
 
@@ -74,7 +74,7 @@ def test_a_report_with_an_undetermined_sanity_check_follows_its_schema():
     # An undetermined sanity status used to break schema/report.schema.json (it allowed only
     # passed/failed), so such a report could be neither validated nor read back.
     from oipr_bench.jsondata import schema_problem
-    from oipr_bench.auditing.results import REPORT_SCHEMA_FILE, Profile
+    from oipr_bench.auditing.profile.results import REPORT_SCHEMA_FILE, Profile
 
     prof = oipr_bench.audit(_crashes_without_prediction)
     assert prof.sanity_results["discriminates"].status == "undetermined"

@@ -17,7 +17,7 @@ import oipr_bench
 from oipr_bench.cli import main
 from oipr_bench.errors import FixtureError, UsageError
 from oipr_bench.reports.html_report import render_report
-from oipr_bench.auditing.results import REPORT_FORMAT, Profile
+from oipr_bench.auditing.profile.results import REPORT_FORMAT, Profile
 
 pytest_plugins = ["pytester"]
 

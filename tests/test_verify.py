@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import oipr_bench
-from oipr_bench.auditing.results import Profile
-from oipr_bench.auditing.signature import fixture_hash, signature
-from oipr_bench.auditing.verify import verify
+from oipr_bench.auditing.profile.results import Profile
+from oipr_bench.auditing.regression.signature import fixture_hash, signature
+from oipr_bench.auditing.profile.verify import verify
 from oipr_bench.jsondata import schema_problem
 
 from test_user_cases import CASES, write

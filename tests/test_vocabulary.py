@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from oipr_bench.auditing import characteristics, profiles
+from oipr_bench.auditing.profile import profiles
+from oipr_bench.auditing.table5 import characteristics
 from oipr_bench.reports import html_report
 from oipr_bench.reference import paper
 from oipr_bench.pytest_plugin import items as plugin_items

@@ -2,17 +2,20 @@
 
 Layer 8 of 9 (see docs/architecture.md): may import every layer below it; never a front end (``pytest_plugin``, ``cli``).
 
-One adapter module per package family (:mod:`.builtins`, :mod:`.tsadmetrics`,
-:mod:`.prts`, :mod:`.tsb_ad`, :mod:`.tadpak`, :mod:`.pate`, :mod:`.vus`,
-:mod:`.timeeval`) declares its rows (:class:`~._adapter.Adapter`); no metric
-package is imported until a row is loaded.  :mod:`.build` audits rows,
-:mod:`.store` reads/writes the ``atlas/`` folder, :mod:`.render` draws the
-grid, :mod:`.nearest` places a metric among the rows, :mod:`.drift` compares
-a recomputation with the committed atlas and :mod:`.disagreements` compares
-implementations of "the same" metric.  See docs/atlas.md.
+Its rooms, lowest first (a room imports only the rooms below it):
+
+1. :mod:`.adapters` -- one adapter module per package family (``builtins``, ``tsadmetrics``, ``prts``,
+   ``tsb_ad``, ``tadpak``, ``pate``, ``vus``, ``timeeval``) declaring its rows
+   (:class:`~.adapters.base.Adapter`), and their ``registry``; no metric package is imported until a
+   row is loaded.
+2. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
+   folder, :mod:`.render` draws the grid, :mod:`.nearest` and :mod:`.place` place a metric among
+   the rows, :mod:`.drift` compares a recomputation with the committed atlas, :mod:`.timings`.
+3. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
+   groups, samples, verdicts, the study and its report).  See docs/atlas.md.
 """
 
-from ._adapter import Adapter, AtlasEvaluator, Unavailable
-from .registry import adapters, by_id
+from .adapters.base import Adapter, AtlasEvaluator, Unavailable
+from .adapters.registry import adapters, by_id
 
 __all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "adapters", "by_id"]

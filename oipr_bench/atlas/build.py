@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
 
 from ..vocabulary import NOT_APPLICABLE, NOT_RUN, SUITE_ALL
-from ._adapter import Adapter, Unavailable
+from .adapters.base import Adapter, Unavailable
 
 __all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell"]
 
@@ -126,8 +126,8 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
 def _audit(evaluator: Any, reverse: bool, random_runs: int | None = None) -> Any:
     """The audit profile of ``evaluator`` (suite ``all``, reduced to ``random_runs``), its cases run first to last or last to first."""
     from ..auditing.options import AuditOptions
-    from ..auditing.profiles import AuditSession
-    from ..auditing.resolve import resolve
+    from ..auditing.profile.profiles import AuditSession
+    from ..auditing.calling.resolve import resolve
 
     with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=random_runs)) as session:
         order = list(session.cases)
@@ -153,7 +153,7 @@ def schema_problem(report: dict[str, Any]) -> str:
 def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
     import warnings
 
-    from .registry import by_id
+    from .adapters.registry import by_id
 
     warnings.simplefilter("ignore")
     return profile_adapter(by_id()[row_id], reverse)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from ._adapter import Adapter
+from .adapters.base import Adapter
 from .build import row_from_report
 from .nearest import nearest
 from .render import SHORT, grid_lines
@@ -35,7 +35,7 @@ def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> 
     """An atlas row for the audited evaluator ``name`` from its report.
 
     ``declarations``: what declares its input kind, orientation and bounds (the audit's
-    :class:`~oipr_bench.auditing.declarations.Declarations`, or the evaluator object).
+    :class:`~oipr_bench.auditing.calling.declarations.Declarations`, or the evaluator object).
     """
     adapter = Adapter(
         package="(yours)",

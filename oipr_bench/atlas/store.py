@@ -58,7 +58,7 @@ def _write_text(path: Path, text: str) -> None:
 def atlas_document(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``atlas.json`` as plain data."""
     from .._version import __version__
-    from ..auditing.characteristics import CHARACTERISTICS
+    from ..auditing.table5.characteristics import CHARACTERISTICS
     from ..vocabulary import METRIC_PROPERTIES
 
     return {

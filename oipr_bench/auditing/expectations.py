@@ -1,7 +1,7 @@
 """Expected characteristic values: declaring them and judging observations.
 
 The default expectation of every characteristic is OIPR's row of the paper's
-Table 5 (:data:`oipr_bench.auditing.characteristics.DEFAULT_EXPECTED`).  Users declare
+Table 5 (:data:`oipr_bench.auditing.table5.characteristics.DEFAULT_EXPECTED`).  Users declare
 deviations with ``--expect name=value``, an expectation file (TOML or JSON), or
 an ``oipr_profile`` attribute on the evaluator; :func:`judge` turns an
 observed value and its expectation into a status.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from . import characteristics as ch
+from .table5 import characteristics as ch
 from ..errors import UsageError
 from ..guards import clip, printable
 

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import UsageError
 from .expectations import Expectation, expectations_from
 from .option_names import CLI_FLAGS, PLUGIN_FLAGS, OptionError
-from .runner import MAX_TIMEOUT
+from .calling.runner import MAX_TIMEOUT
 from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
 __all__ = [
@@ -65,6 +65,54 @@ def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+#: Seconds the shrinking of one counterexample may take (``shrink_budget``).
+DEFAULT_SHRINK_BUDGET = 30.0
+#: Seed of the generated pairs when none is given.
+DEFAULT_SEED = 0
+#: Most generated pairs per family (``differential``): beyond this a run is hours long, never a check.
+MAX_DIFFERENTIAL = 100_000
+
+
+def checked_options(n: Any, seed: Any, budget: Any,
+                    reference: str | None) -> tuple[int | None, int | None, float | None, tuple[str, ...] | None]:
+    """``differential``, ``seed`` and ``shrink_budget`` of :class:`~oipr_bench.auditing.options.AuditOptions`, checked.
+
+    Returns them normalised (``differential=0`` is None: off; with it on, a seed or budget not
+    given is :data:`DEFAULT_SEED` or :data:`DEFAULT_SHRINK_BUDGET`) and the problem, if any, as
+    the arguments of an :class:`~oipr_bench.auditing.options.OptionError` (a template naming
+    ``{parameter}``s, then the parameters, the one at fault first), else None.
+    """
+    def whole(x: Any) -> bool:
+        return isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 0
+
+    def problem(*args: str) -> tuple[None, None, None, tuple[str, ...]]:
+        return None, None, None, args
+
+    if n is not None and not whole(n):
+        return problem(f"{{differential}} must be 0 (off) or a positive number of pairs per family, got {n!r}",
+                       "differential")
+    if n is not None and n > MAX_DIFFERENTIAL:
+        return problem(f"{{differential}} must be at most {MAX_DIFFERENTIAL} pairs per family, got {n!r}", "differential")
+    n = None if n is None else int(n) or None
+    for name, value in (("seed", seed), ("shrink_budget", budget)):
+        if value is not None and n is None:
+            return problem(f"{{{name}}} needs {{differential}}", name, "differential")
+    if n is not None and reference is None:
+        return problem("{differential} needs {reference} (the evaluator to compare with)", "differential", "reference")
+    if seed is not None and not whole(seed):
+        return problem(f"{{seed}} must be a non-negative integer, got {seed!r}", "seed")
+    real = isinstance(budget, numbers.Real) and not isinstance(budget, bool)
+    if budget is not None and not (real and float(budget) >= 0 and math.isfinite(float(budget))):
+        return problem(f"{{shrink_budget}} must be a non-negative number of seconds, got {budget!r}", "shrink_budget")
+    if budget is not None and float(budget) > MAX_TIMEOUT:
+        return problem(f"{{shrink_budget}} must be at most {MAX_TIMEOUT:g} seconds (one week), got {budget!r}",
+                       "shrink_budget")
+    if n is None:
+        return None, None, None, None
+    return (n, DEFAULT_SEED if seed is None else int(seed), DEFAULT_SHRINK_BUDGET if budget is None else float(budget),
+            None)
+
+
 @dataclass(frozen=True)
 class AuditOptions:
     """How an audit runs (everything but the evaluator itself).
@@ -97,7 +145,7 @@ class AuditOptions:
         Declared expectations (validated by :mod:`oipr_bench.auditing.expectations`).
     input_kind : {"binary", "scores"} or None
         What the evaluator takes; None: its ``input_kind`` attribute, else binary
-        (:mod:`oipr_bench.auditing.declarations`).
+        (:mod:`oipr_bench.auditing.calling.declarations`).
     higher_is_better : bool or None
         Orientation of a scalar score; None: its attribute, else True.
     bounds : (lo, hi), "LO:HI" or None
@@ -106,12 +154,12 @@ class AuditOptions:
     suite : {"table5", "properties", "all"} or None
         What to run besides the sanity checks: the paper's Table 5 (cases and
         characteristics; the default for a metric taking 0/1 predictions), the
-        metric properties (:mod:`oipr_bench.auditing.properties`), or both (the
+        metric properties (:mod:`oipr_bench.auditing.properties.run`), or both (the
         default for a metric taking scores, so a score run exercises scores).
     differential, seed, shrink_budget : int, int, float or None
         With ``reference``: compare with it on ``differential`` generated pairs per family, seeded by
         ``seed`` (default 0), shrinking for at most ``shrink_budget`` s (default 30); see
-        :mod:`oipr_bench.auditing.differential`.  ``differential`` None or 0: off (and no seed or budget).
+        :mod:`oipr_bench.auditing.regression.differential`.  ``differential`` None or 0: off (and no seed or budget).
     cases : path or None
         A file of the user's own cases in the dataset's scenario format (:mod:`oipr_bench.scenarios.loader`).
     random_runs : int or None
@@ -213,8 +261,6 @@ class AuditOptions:
         object.__setattr__(self, "reference_params", self._reference_evaluator_params())
 
     def _check_differential(self) -> None:
-        from .differential import checked_options
-
         n, seed, budget, problem = checked_options(self.differential, self.seed, self.shrink_budget, self.reference)
         if problem:
             raise OptionError(*problem)
@@ -247,9 +293,9 @@ class AuditOptions:
         return params
 
     def _check_declarations(self) -> None:
-        from .declarations import parse_bounds
-        from .readings import normalise_bounds
-        from .runner import INPUT_KINDS
+        from .calling.declarations import parse_bounds
+        from .calling.coerce import normalise_bounds
+        from .calling.runner import INPUT_KINDS
 
         if self.input_kind is not None and self.input_kind not in INPUT_KINDS:
             raise OptionError(f"{{input_kind}} must be one of {', '.join(INPUT_KINDS)}, got {self.input_kind!r}",
@@ -323,7 +369,7 @@ def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> A
     with ``flags`` (:data:`CLI_FLAGS` or :data:`PLUGIN_FLAGS`), so one rule serves both front ends.
     """
     from .expectations import load_expect_file
-    from .resolve import parse_params
+    from .calling.resolve import parse_params
 
     fields = dict(values)
     expect_file = fields.pop("expect_file", None)

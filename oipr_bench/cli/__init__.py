@@ -24,7 +24,7 @@ import sys
 from typing import Any, NamedTuple, Sequence
 
 from .._version import __version__
-from ..auditing.flags import GivenOnce
+from ..auditing.calling.flags import GivenOnce
 from ..errors import OiprBenchError
 
 
@@ -71,7 +71,7 @@ class _Parser(argparse.ArgumentParser):
     scores``, ``-o a -o b``) is refused instead of the last one silently winning (issue 21:
     conflicting or duplicate declarations are refused, everywhere).  Repeatable options say so
     with ``action="append"``; flags (``store_true``) may repeat harmlessly.  The plain ``store``
-    action is registered as :class:`~oipr_bench.auditing.flags.GivenOnce`, so argument groups and
+    action is registered as :class:`~oipr_bench.auditing.calling.flags.GivenOnce`, so argument groups and
     sub-commands (created with this class) have it too.
     """
 
@@ -194,7 +194,7 @@ def console_main() -> None:
     import os
 
     code = main()
-    streams = sys.modules.get("oipr_bench.auditing.streams")
+    streams = sys.modules.get("oipr_bench.auditing.calling.streams")
     if streams is None or not streams.touched[0]:
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):

@@ -5,7 +5,7 @@
   are kept from DIR's existing atlas unless ``--include-slow``) and its timings;
 - ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
   between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
-  a fixed sample of its cases (:mod:`oipr_bench.atlas.sample`) unless ``--include-slow``;
+  a fixed sample of its cases (:mod:`oipr_bench.atlas.disagreements.sample`) unless ``--include-slow``;
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only and print its row inside the committed grid,
   with the three nearest rows and where X differs from each.
@@ -101,7 +101,7 @@ def _cpu_seconds() -> float:
 
 def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.build import not_run_row
-    from ..atlas.registry import adapters
+    from ..atlas.adapters.registry import adapters
     from ..atlas.store import read_profile, write_atlas
     from ..atlas.timings import record_timing
 
@@ -135,8 +135,8 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
 
 def _check(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.drift import TOLERANCE, drift
-    from ..atlas.registry import adapters
-    from ..atlas.sample import SAMPLE_CASES, sample_drift
+    from ..atlas.adapters.registry import adapters
+    from ..atlas.disagreements.sample import SAMPLE_CASES, sample_drift
     from ..atlas.store import read_atlas
     from ..errors import UsageError
 
@@ -161,8 +161,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
 
 
 def _disagreements(directory: Path, args: argparse.Namespace) -> int:
-    from ..atlas.disagreement_report import render_disagreements
-    from ..atlas.disagreements import study
+    from ..atlas.disagreements.report import render_disagreements
+    from ..atlas.disagreements.study import study
     from ..io import atomic_write_text
 
     t0 = time.perf_counter()
@@ -175,10 +175,10 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 
 def _place(args: argparse.Namespace) -> int:
     """Audit ``--evaluator`` with the audit options, print its row among the others; exit like ``audit``."""
-    from ..auditing.profiles import AuditSession
+    from ..auditing.profile.profiles import AuditSession
     from ..atlas.place import placement_lines, unplaceable, user_row
     from ..atlas.store import read_atlas
-    from ..auditing.resolve import parse_params, resolve
+    from ..auditing.calling.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
     options = options_from(args)

@@ -24,7 +24,7 @@ from ..io import atomic_write_text, check_output
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..auditing.options import AuditOptions
-    from ..auditing.results import Profile
+    from ..auditing.profile.results import Profile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -138,8 +138,8 @@ def output_path(output: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..auditing.profiles import AuditSession
-    from ..auditing.resolve import parse_params, resolve
+    from ..auditing.profile.profiles import AuditSession
+    from ..auditing.calling.resolve import parse_params, resolve
 
     output = output_path(args.output)
     options = options_from(args)

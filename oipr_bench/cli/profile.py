@@ -34,8 +34,8 @@ def compute() -> dict[str, dict[str, str | None]]:
 def computed() -> tuple[dict[str, dict[str, str | None]], str]:
     """:func:`compute` and the signature of the table (each built-in with its parameters, the cases' hash)."""
     from ..evaluators import NAMES
-    from ..auditing.profiles import audit
-    from ..auditing.signature import params_text
+    from ..auditing.profile.profiles import audit
+    from ..auditing.regression.signature import params_text
     from ..vocabulary import CHARACTERISTICS
 
     out: dict[str, dict[str, str | None]] = {name: {} for name in CHARACTERISTICS}
@@ -53,7 +53,7 @@ def computed() -> tuple[dict[str, dict[str, str | None]], str]:
 def run(args: argparse.Namespace) -> int:
     from ..evaluators import NAMES
     from ..reference.paper import table_5
-    from ..auditing.render import table
+    from ..auditing.profile.render import table
     from ..vocabulary import CHARACTERISTICS
 
     paper = table_5()

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             "--write needs --dir DIR: oipr-bench is installed as a package, so there is no source "
             "checkout whose reference_results/ folder could be rewritten"
         )
-    from ..auditing.property_reference import (PROPERTIES_FILE, check_property_reference,
+    from ..auditing.profile.property_reference import (PROPERTIES_FILE, check_property_reference,
                                                write_property_reference)
 
     if args.write:

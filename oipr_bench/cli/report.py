@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..io import check_output
     from ..reports.html_report import write_report
-    from ..auditing.profiles import AuditSession
-    from ..auditing.resolve import parse_params, resolve
+    from ..auditing.profile.profiles import AuditSession
+    from ..auditing.calling.resolve import parse_params, resolve
 
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")

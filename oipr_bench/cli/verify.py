@@ -2,7 +2,7 @@
 
 Exit code 0 when everything is reproduced, 1 when something is not (each named on its own
 line), 2 on a usage error (no such file, not a report, an evaluator that cannot be resolved).
-See :mod:`oipr_bench.auditing.verify` for what is compared.
+See :mod:`oipr_bench.auditing.profile.verify` for what is compared.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..auditing.results import Profile
-    from ..auditing.verify import DEFAULT_VERIFY_TOLERANCE, summary, verify
+    from ..auditing.profile.results import Profile
+    from ..auditing.profile.verify import DEFAULT_VERIFY_TOLERANCE, summary, verify
     from ..errors import FixtureError, UsageError
     from ..guards import UnreadableFile, loads_json, read_regular_bytes
 

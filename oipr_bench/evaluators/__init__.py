@@ -1,7 +1,9 @@
 """The seven reference evaluators compared in the OIPR paper.
 
 Layer 2 of 9 (see docs/architecture.md): may import the shared top-level modules and ``scenarios``; nothing above.
-Also holds the score type (:mod:`.score`), input checks (:mod:`.inputs`) and the literal oracles (:mod:`.oracles`).
+Also holds the score type (:mod:`.score`) and input checks (:mod:`.inputs`). Its rooms, lowest first:
+:mod:`.kernels` (the block-streamed NumPy kernels), this level (the public evaluators), :mod:`.oracles`
+(the literal loop-by-loop transcriptions); a room imports only the rooms below it.
 
 Use :func:`get` to build one by its paper name and :func:`names` to list them::
 

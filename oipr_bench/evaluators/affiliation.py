@@ -36,7 +36,7 @@ Table A1 is reproduced; it is *not* inferred from the events).
 
 Every integrand is piecewise linear, so the integrals have closed forms,
 evaluated for many predicted pieces at once (no loop over points or events)
-by :mod:`oipr_bench.evaluators._affiliation_blocks`, which streams events and
+by :mod:`oipr_bench.evaluators.kernels.affiliation`, which streams events and
 zones in cache-sized blocks (bounded memory, few passes over memory on series
 with millions of events).  The closed forms are derived in the docstrings of
 its ``precision_outside``, ``piece_sums`` and ``anchored_deficit``.  The
@@ -64,7 +64,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .inputs import check_pair
-from ._affiliation_blocks import index_dtype, series_events, stream_zones
+from .kernels.affiliation import index_dtype, series_events, stream_zones
 from ._base import Evaluator, Score, make_score
 
 __all__ = ["Affiliation", "AffiliationZones"]

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..scenarios.events import prefers_running_count, to_events
 from .inputs import check_pair
-from ._oipr_blocks import CurveTables, make_tables, streamed_areas, streamed_areas_with_sparse
+from .kernels.oipr import CurveTables, make_tables, streamed_areas, streamed_areas_with_sparse
 from ._params import check_choice, check_length_cap, check_real
 from ._base import Evaluator, Score, make_score
 

@@ -28,7 +28,7 @@ from ..scenarios.events import count_at_most, to_events
 from .inputs import check_pair
 from ._params import check_real
 from ._base import Evaluator, Score, make_score
-from ._pointwise_bits import adjusted_fill
+from .kernels.pointwise import adjusted_fill
 
 __all__ = ["PointWise", "PointAdjust", "PointAdjustK", "pointwise_counts", "adjust_predictions"]
 
@@ -51,7 +51,7 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
     Adjusting fills the missed points of each chosen event: TP grows by those
     points, FP is unchanged, FN shrinks by the same amount.  The filled
     points are counted on the bit-packed series
-    (:func:`oipr_bench.evaluators._pointwise_bits.adjusted_fill`), so the
+    (:func:`oipr_bench.evaluators.kernels.pointwise.adjusted_fill`), so the
     work and memory stay proportional to ``T / 8`` however many events there
     are (issue 11, part 4).
     """

@@ -63,7 +63,7 @@ import numpy as np
 from .inputs import check_pair
 from ._base import Evaluator, Score, make_score
 from ._params import check_choice, check_real
-from ._range_based_blocks import BlockScorer
+from .kernels.range_based import BlockScorer
 
 __all__ = ["RangeBased", "BIASES", "CARDINALITIES"]
 

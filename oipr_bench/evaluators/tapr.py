@@ -52,7 +52,7 @@ points: offset ``k`` of every region is handled at once, for ``k = 0 ..
 delta - 1`` (offsets past 64, only with a larger ``delta``, are laid out
 flat), and the weights of the predicted points are credited to their anomaly
 and to the prediction event holding them.  The series is streamed in blocks
-of consecutive points (:mod:`oipr_bench.evaluators._tapr_blocks`): every
+of consecutive points (:mod:`oipr_bench.evaluators.kernels.tapr`): every
 temporary has the size of one block, the events crossing a block border
 carry their partial scores, and only the sums of the ratios and the numbers
 of detected events are kept.  No Python loop runs over points or events,
@@ -79,7 +79,7 @@ from ..scenarios.events import to_events
 from .inputs import check_pair
 from ._params import MAX_LENGTH_PARAM, check_choice, check_non_negative_int, check_real
 from ._base import Evaluator, Score, make_score
-from ._tapr_blocks import Totals, stream_totals
+from .kernels.tapr import Totals, stream_totals
 
 __all__ = ["TaPR", "TaPRParts", "AMBIGUOUS_ENDS", "AT_NEXT_EXCESS", "above_one_note"]
 
@@ -283,7 +283,7 @@ def _rank(values: np.ndarray, key: int, side: str = "left") -> int:
 
 
 def _settle_ties(totals: Totals, starts: np.ndarray, exact: Any) -> None:
-    """Replace, in ``totals``, every ratio found within :data:`oipr_bench.evaluators._tapr_blocks.TIE_WINDOW` of theta by ``exact(index)``.
+    """Replace, in ``totals``, every ratio found within :data:`oipr_bench.evaluators.kernels.tapr.TIE_WINDOW` of theta by ``exact(index)``.
 
     ``totals.ties`` holds ``(start, ratio)`` of those events; ``index`` is the
     event's rank among ``starts``.

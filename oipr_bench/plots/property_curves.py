@@ -1,7 +1,7 @@
 """A metric property's curve as a small inline SVG line chart (no matplotlib needed).
 
 :func:`curve_svg` draws the oriented score of each case of a property's family
-(:class:`~oipr_bench.auditing.property_results.Curve`) over the family's
+(:class:`~oipr_bench.auditing.properties.results.Curve`) over the family's
 parameter: numeric parameters on a proportional axis, roles (``forward``,
 ``A``) as evenly spaced categories.  The HTML report
 (:mod:`oipr_bench.reports.property_section`) puts one next to each property.
@@ -36,7 +36,7 @@ def _label(v: Any) -> str:
 def curve_svg(x: Sequence[Any], y: Sequence[float], x_label: str, *, y_label: str = "score (common scale)") -> str:
     """An SVG line chart of ``y`` over ``x`` (NaN points are left out and marked on the axis).
 
-    The y axis spans [0, 1] (the common scale of :mod:`oipr_bench.auditing.readings`),
+    The y axis spans [0, 1] (the common scale of :mod:`oipr_bench.auditing.table5.readings`),
     widened to the data when a value falls outside.
     """
     finite = [v for v in y if not math.isnan(v)]

@@ -1,7 +1,7 @@
 """The pytest plugin's state and items (:mod:`oipr_bench.pytest_plugin.plugin` holds the hooks).
 
 :class:`PluginState` is one per pytest process: the
-:class:`~oipr_bench.auditing.profiles.AuditSession` and the results gathered from the
+:class:`~oipr_bench.auditing.profile.profiles.AuditSession` and the results gathered from the
 items' reports.  :class:`OiprCollector` is the node ``oipr-bench`` that
 pytest's collection adds after the user's tests; its :class:`OiprItem` run
 the session lazily and ship their results on their reports.
@@ -44,9 +44,9 @@ class PluginState:
 
     def build_profile(self) -> Any:
         """The profile of what the items reported (on the xdist controller: from every worker)."""
-        from ..auditing.property_results import PropertyResult
-        from ..auditing.differential import DifferentialResult
-        from ..auditing.results import CaseResult, CharacteristicResult, ReferenceResult, SanityResult
+        from ..auditing.properties.results import PropertyResult
+        from ..auditing.regression.differential import DifferentialResult
+        from ..auditing.profile.results import CaseResult, CharacteristicResult, ReferenceResult, SanityResult
 
         g = self.gathered
         return self.session.assemble(

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from ..auditing.flags import once
+from ..auditing.calling.flags import once
 
 GROUP = ("oipr-bench", "oipr-bench: audit a time-series anomaly detection evaluator")
 
@@ -104,7 +104,7 @@ def dest(name: str) -> str:
     return f"oipr_bench_{name}"
 
 
-#: Options whose second occurrence is refused (:class:`~oipr_bench.auditing.flags.GivenOnce`): what the
+#: Options whose second occurrence is refused (:class:`~oipr_bench.auditing.calling.flags.GivenOnce`): what the
 #: evaluator takes and returns.  Every other option follows pytest's rule, a later value overrides an
 #: earlier one, so that a command line can override ``addopts``; ``--expect`` refuses a name twice.
 GIVEN_ONCE = ("input", "bounds")

@@ -12,9 +12,9 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 - ``sanity[<name>]``: perfect prediction, determinism, no mutation, bool/int
   inputs, F1 as the harmonic mean; with ``--oipr-hypothesis-examples N`` also
   ``sanity[property-search]`` (a derandomized hypothesis search of N examples
-  per model-free property, :mod:`oipr_bench.auditing.property_search`);
+  per model-free property, :mod:`oipr_bench.auditing.properties.search`);
 - ``characteristic[<name>]``: the ten characteristics, derived by
-  :mod:`oipr_bench.auditing.characteristics` and compared with the expected profile
+  :mod:`oipr_bench.auditing.table5.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
 - ``reference[<scenario>/<case>]`` with ``--reference=NAME``;
 - ``property[<name>]`` with ``--oipr-suite properties`` or ``all`` (the
@@ -22,7 +22,7 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
   reported (passes) unless ``--expect name=value`` declares its value;
 - ``differential[<family>]`` with ``--reference=NAME --oipr-differential N``: the
   evaluator against the reference on N generated pairs of one family, the first
-  difference shrunk (:mod:`oipr_bench.auditing.differential`).
+  difference shrunk (:mod:`oipr_bench.auditing.regression.differential`).
 
 Collecting runs nothing of the evaluator's (``--collect-only`` prints no
 profile).  Results are computed lazily and cached per process; every item
@@ -87,8 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for line in MARKERS.values():
         config.addinivalue_line("markers", line)
     from ..errors import OiprBenchError
-    from ..auditing.profiles import AuditSession
-    from ..auditing.resolve import parse_params, resolve
+    from ..auditing.profile.profiles import AuditSession
+    from ..auditing.calling.resolve import parse_params, resolve
     from ..io import run_scope
 
     scope = ExitStack()
@@ -288,7 +288,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     tr = terminalreporter
     try:
-        from ..auditing.render import render_profile
+        from ..auditing.profile.render import render_profile
 
         profile = state.build_profile()
         tr.write_sep("=", f"oipr-bench profile: {profile.evaluator}")

@@ -2,7 +2,7 @@
 
 :func:`write_report` turns a profile (from :func:`oipr_bench.audit`, the pytest
 plugin's ``--oipr-html``, or a JSON report, read through
-:meth:`oipr_bench.auditing.results.Profile.from_dict`) into a single HTML file that
+:meth:`oipr_bench.auditing.profile.results.Profile.from_dict`) into a single HTML file that
 needs nothing else: the style sheet is inline and the case thumbnails are
 inline SVG (:mod:`oipr_bench.reports.html_parts`), so the file opens anywhere.
 
@@ -31,9 +31,9 @@ from .html_parts import CSS, esc, fmt, slug, status_chip, thumbnail_svg, value_c
 from .property_section import properties_html
 from ..io import atomic_write_text
 from ..plots.gallery import scenario_title
-from ..auditing.render import describe_kind
-from ..auditing.readings import KIND_SCORE
-from ..auditing.results import Profile
+from ..auditing.profile.render import describe_kind
+from ..auditing.table5.readings import KIND_SCORE
+from ..auditing.profile.results import Profile
 from ..vocabulary import (
     CHARACTERISTICS,
     DEVIATION,
@@ -107,7 +107,7 @@ class ReportData:
 
 
 def _row(r: Any) -> CharacteristicRow:
-    """The table row of one :class:`~oipr_bench.auditing.results.CharacteristicResult`."""
+    """The table row of one :class:`~oipr_bench.auditing.profile.results.CharacteristicResult`."""
     e = r.expectation
     reason = f"declared by {e.source}" + (f": {e.reason}" if e.reason else "") if e.source != "default" else e.reason
     f = r.finding

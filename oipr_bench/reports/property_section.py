@@ -1,7 +1,7 @@
 """The metric properties in the HTML report: a table and one section per property with its plot.
 
 :func:`properties_html` renders the ``properties`` of a profile (see
-:mod:`oipr_bench.auditing.properties`): a table of property, input, observed
+:mod:`oipr_bench.auditing.properties.run`): a table of property, input, observed
 value and status, then per property its source, the one-line reason, the
 numbers the rule compared and the curve over its family's parameter as inline
 SVG (:func:`oipr_bench.plots.property_curves.curve_svg`), so the page stays

@@ -31,7 +31,7 @@ from .. import evaluators
 from ..reference import paper
 from ..jsondata import jsonable
 from ..reference.values import C1_L_DIS, C2_ATTENUATIONS, case_row, compute_c1, evaluate_case
-from ..auditing.render import table
+from ..auditing.profile.render import table
 
 __all__ = [
     "Comparison",
@@ -251,14 +251,14 @@ def _grid(result: TableResult) -> tuple[list[str], list[list[str]]]:
 
 
 def table_signature(result: TableResult) -> str:
-    """The signature line of a reproduced table (:mod:`oipr_bench.auditing.signature`'s fields and order).
+    """The signature line of a reproduced table (:mod:`oipr_bench.auditing.regression.signature`'s fields and order).
 
     Package and dataset versions, the table, each column's evaluator with every parameter (the
     paper's Table 3 setting; Table C1's columns are ``l_dis, l_obs`` thresholds, named as printed),
     what it is compared with and how, and the hash of the cases it reads.
     """
     from .._version import __version__
-    from ..auditing.signature import HASH_DIGITS, fixture_hash, params_text
+    from ..auditing.regression.signature import HASH_DIGITS, fixture_hash, params_text
     from ..scenarios import DATASET_VERSION, load
 
     if result.table == "A1":

@@ -1,6 +1,6 @@
 """The scenario families of the metric properties (issue 19), built by our own seeded generator.
 
-Each metric property of :mod:`oipr_bench.auditing.properties` reads one family
+Each metric property of :mod:`oipr_bench.auditing.properties.run` reads one family
 of cases, named like the property.  This module is the single source of the
 families: :mod:`oipr_bench.scenarios.family_files` turns them into the JSON
 fixtures of ``scenarios/properties/`` and a test checks the committed files

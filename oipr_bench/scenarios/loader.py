@@ -158,7 +158,7 @@ def check_complete(cases: Sequence[Case], needed: Iterable[str], path: str | os.
     """Raise FixtureError unless ``cases`` hold every id in ``needed``.
 
     The characteristic rules read fixed cases
-    (:data:`oipr_bench.auditing.characteristics.REQUIRED_CASES`); a dataset that lacks
+    (:data:`oipr_bench.auditing.table5.characteristics.REQUIRED_CASES`); a dataset that lacks
     one (even with a consistent manifest) is refused up front, naming the
     missing ids, instead of failing later with a bare ``KeyError``.
     """

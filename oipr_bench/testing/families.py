@@ -1,6 +1,6 @@
 """Named families of generated series pairs, for differential runs (docs/regression-testing.md).
 
-A differential run (:mod:`oipr_bench.auditing.differential`) calls a user's
+A differential run (:mod:`oipr_bench.auditing.regression.differential`) calls a user's
 evaluator and a reference on the same generated pairs ``(y_true, y_pred)``.
 Bugs that matter live off the paper's 25 cases, so the pairs come in named
 families, each aimed at one kind of input (:data:`oipr_bench.vocabulary.FAMILIES`):
@@ -40,13 +40,13 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
-from ..evaluators._affiliation_blocks import BLOCK_POINTS as AM_BLOCK
-from ..evaluators._oipr_blocks import BLOCK as OIPR_BLOCK
-from ..evaluators._pointwise_bits import BLOCK_BYTES as PW_BLOCK_BYTES
-from ..evaluators._range_based_blocks import BLOCK as RB_BLOCK
-from ..evaluators._range_based_blocks import MAX_BLOCK as RB_MAX_BLOCK
-from ..evaluators._tapr_blocks import BLOCK as TAPR_BLOCK
-from ..evaluators._tapr_blocks import MAX_BLOCK as TAPR_MAX_BLOCK
+from ..evaluators.kernels.affiliation import BLOCK_POINTS as AM_BLOCK
+from ..evaluators.kernels.oipr import BLOCK as OIPR_BLOCK
+from ..evaluators.kernels.pointwise import BLOCK_BYTES as PW_BLOCK_BYTES
+from ..evaluators.kernels.range_based import BLOCK as RB_BLOCK
+from ..evaluators.kernels.range_based import MAX_BLOCK as RB_MAX_BLOCK
+from ..evaluators.kernels.tapr import BLOCK as TAPR_BLOCK
+from ..evaluators.kernels.tapr import MAX_BLOCK as TAPR_MAX_BLOCK
 from ..scenarios.events import events_list
 from ..vocabulary import (
     BOUNDARY_EVENTS, CLOSE_EVENTS, CONSTANT_PREDICTIONS, FAMILIES, K_BOUNDARY, LONG_SERIES, NO_ANOMALY,

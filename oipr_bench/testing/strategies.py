@@ -31,7 +31,7 @@ Check that a perfect prediction scores 1::
         assert my_evaluator(y, y.copy())[2] == 1.0
 
 For a ready-made search over the model-free properties every P/R/F1
-evaluator should have, see :func:`oipr_bench.auditing.property_search.run_property_search`.
+evaluator should have, see :func:`oipr_bench.auditing.properties.search.run_property_search`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,0 @@
-"""Deprecated module path: ``oipr_bench.coerce`` is now :mod:`oipr_bench.auditing.coerce` (removed in 0.4)."""
-
-from oipr_bench._legacy import alias
-
-alias(__name__, "oipr_bench.auditing.coerce")

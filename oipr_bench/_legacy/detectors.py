@@ -1,5 +1,0 @@
-"""Deprecated module path: ``oipr_bench.detectors`` is now :mod:`oipr_bench.scenarios.detectors` (removed in 0.4)."""
-
-from oipr_bench._legacy import alias
-
-alias(__name__, "oipr_bench.scenarios.detectors")

@@ -1,5 +1,0 @@
-"""Deprecated module path: ``oipr_bench.expectations`` is now :mod:`oipr_bench.auditing.expectations` (removed in 0.4)."""
-
-from oipr_bench._legacy import alias
-
-alias(__name__, "oipr_bench.auditing.expectations")

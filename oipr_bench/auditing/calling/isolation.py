@@ -1,0 +1,162 @@
+"""Fences around a call of a user's evaluator (used by :mod:`oipr_bench.auditing.calling.runner`).
+
+* :func:`~oipr_bench.auditing.calling.streams.evaluator_streams` (re-exported): the
+  evaluator's output goes to stderr (see :mod:`oipr_bench.auditing.calling.streams`).
+* :class:`SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
+  evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
+* :func:`watch_parent`: an isolated worker process dies with its parent
+  (Linux parent-death signal, plus a watchdog thread everywhere).
+* :func:`guarded`: every touch of user code outside the call itself (import,
+  construction, attributes such as ``bounds``) as one boundary: its output
+  goes to stderr, and anything it raises (``SystemExit``, ``GeneratorExit``,
+  a custom ``BaseException``, a ``KeyboardInterrupt`` that is not a Ctrl-C)
+  becomes one :class:`~oipr_bench.errors.UsageError` naming the evaluator
+  and the step.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
+
+from ...errors import UsageError
+from ...guards import clip, describe_exception, printable
+from .streams import evaluator_streams
+
+__all__ = ["outcome_text", "SigintWatch", "watch_parent", "described", "guarded", "evaluator_streams"]
+
+T = TypeVar("T")
+
+#: Longest message a call outcome carries.
+MAX_MESSAGE = 500
+
+
+def outcome_text(message: str) -> str:
+    """An outcome message: printable (no terminal escapes) and clipped."""
+    return printable(clip(message, MAX_MESSAGE))
+
+
+class SigintWatch:
+    """Context manager recording whether a real SIGINT arrived while it was active.
+
+    Inside, SIGINT is handled by a wrapper that marks ``real`` and then does
+    what the previous handler would (normally: raise KeyboardInterrupt).  A
+    KeyboardInterrupt caught while ``real`` is False was raised by the
+    evaluator itself.  Outside the main thread no handler can be installed,
+    so every KeyboardInterrupt counts as real (``real`` starts True there).
+    """
+
+    def __init__(self) -> None:
+        self.real = False
+        self._previous: Any = None
+        self._installed = False
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        previous = self._previous
+        if previous == signal.SIG_IGN:
+            return
+        self.real = True
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "SigintWatch":
+        if threading.current_thread() is not threading.main_thread():
+            self.real = True
+            return self
+        try:
+            self._previous = signal.getsignal(signal.SIGINT)
+            signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+        except (ValueError, OSError):
+            self.real = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._installed:
+            previous = self._previous if self._previous is not None else signal.SIG_DFL
+            signal.signal(signal.SIGINT, previous)
+
+
+def _set_parent_death_signal() -> None:
+    """Linux: have the kernel SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except Exception:
+        pass  # the watchdog thread still covers it
+
+
+def watch_parent(parent_pid: int | None, interval: float = 0.25) -> None:
+    """Make this (worker) process end when process ``parent_pid`` is gone.
+
+    Two mechanisms: the Linux parent-death signal (immediate, even while the
+    evaluator holds the GIL), and a daemon thread that checks every
+    ``interval`` seconds whether the process was re-parented (every platform;
+    needs the evaluator to release the GIL now and then, as pure Python does).
+    """
+    if parent_pid is None:
+        return
+    _set_parent_death_signal()
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watchdog, name="oipr-bench-parent-watchdog", daemon=True).start()
+
+
+def described(exc: BaseException) -> str:
+    """``describe_exception(exc)``, or only the class name when the exception's ``__str__`` raises."""
+    try:
+        return describe_exception(exc)
+    except BaseException:  # a __str__ raising KeyboardInterrupt: a message, not a stop
+        return f"{type(exc).__name__} (unprintable)"
+
+
+def guarded(evaluator: str, step: str, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(*args)``, which touches the user's code, as one guarded boundary.
+
+    Parameters
+    ----------
+    evaluator : str
+        How the evaluator is named in the message (its spec or display name).
+    step : str
+        What failed, as the message says it: ``"importing 'mod' failed"``,
+        ``"cannot instantiate Name(k=1)"``, ``"reading its 'bounds' attribute failed"``...
+
+    Raises
+    ------
+    UsageError
+        ``"evaluator E: STEP: ExcType: text"`` for anything ``fn`` raises, including
+        ``SystemExit`` and a ``KeyboardInterrupt`` that did not come from a real Ctrl-C (that one
+        still stops the run). A UsageError raised by oipr-bench's own code inside passes unchanged.
+    """
+    sigint = SigintWatch()
+    with sigint:
+        try:
+            with evaluator_streams():
+                return fn(*args)
+        except UsageError:
+            raise
+        except KeyboardInterrupt as exc:
+            if sigint.real:
+                raise
+            message = f"evaluator {evaluator}: {step}: {described(exc)} (raised by its own code, not a Ctrl-C)"
+        except BaseException as exc:  # the user's code may raise anything, SystemExit included
+            message = f"evaluator {evaluator}: {step}: {described(exc)}"
+    raise UsageError(outcome_text(message))

@@ -1,0 +1,367 @@
+"""The rules of the metric properties: a family's scores in, a value with evidence out.
+
+Every rule reads :class:`Readings` (the metric's result on each case of the
+property's family, on the common higher-is-better scale of
+:mod:`oipr_bench.auditing.table5.readings`) and returns a
+:class:`~oipr_bench.auditing.properties.results.PropertyFinding`.  A number the
+rule needs that is NaN makes the property undetermined (:class:`Undetermined`),
+never a value.  Two scores closer than
+:data:`~oipr_bench.auditing.table5.findings.SCORE_TOLERANCE` are equal; every other
+threshold is a named constant below, justified where it is used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ..table5.findings import SCORE_TOLERANCE, fmt
+from .results import Curve, PropertyFinding
+from ... import vocabulary as v
+from ...scenarios.families import ranks
+
+__all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "CHANCE_TOLERANCE", "trend",
+           "spearman"]
+
+#: Ranking consistency is ``consistent`` from this Spearman rho on (a near-monotone response to 10 grades).
+RANK_RHO = 0.9
+#: Noise robustness: the largest change that Gaussian noise of sigma <= 0.1 may cause, on the anchored
+#: scale: a tenth of the way from detecting nothing to a perfect detection.
+NOISE_TOLERANCE = 0.1
+#: Chance ordering: a constant score may exceed the random scores' mean by this much, or by three
+#: standard errors of that mean if more, before it counts as overrated (random draws scatter).
+CHANCE_TOLERANCE = 0.02
+
+DOWN, UP = "down", "up"
+
+
+class Undetermined(Exception):
+    """A number a rule needs is NaN (or a case is missing): the property cannot be decided."""
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What a property rule reads.
+
+    Attributes
+    ----------
+    x_label : str
+        The family's parameter.
+    cases : tuple of str
+        Case ids in family order.
+    parameter : mapping of case id to float or str
+    score : mapping of case id to float
+        The score on the metric's anchored scale (0 = the empty prediction, 1 = ``y_pred = y_true``).
+    precision, recall : mapping of case id to float
+        NaN for a one-number metric.
+    scalar : bool
+        The metric returns one number.
+    problems : mapping of case id to str
+        Why a case's scale is undefined (its score is then NaN).
+    raw : mapping of case id to float
+        The value itself in the declared orientation (F1 of a P/R metric; a lower-is-better scalar
+        negated): what invariance across different ground truths (padding, reversal, concatenation)
+        compares, since the anchors themselves move with the ground truth.
+    """
+
+    x_label: str
+    cases: tuple[str, ...]
+    parameter: Mapping[str, Any]
+    score: Mapping[str, float]
+    precision: Mapping[str, float]
+    recall: Mapping[str, float]
+    scalar: bool
+    problems: Mapping[str, str] = field(default_factory=dict)
+    raw: Mapping[str, float] = field(default_factory=dict)
+
+    def ids(self, prefix: str = "", role: Any = None) -> list[str]:
+        """Case ids whose case part starts with ``prefix`` (and whose parameter is ``role``, if given)."""
+        out = [c for c in self.cases if c.split("/", 1)[1].startswith(prefix)]
+        return [c for c in out if role is None or self.parameter[c] == role]
+
+    def s(self, case_id: str) -> float:
+        """The score of ``case_id``; :class:`Undetermined` when NaN."""
+        x = self.score[case_id]
+        if math.isnan(x):
+            why = self.problems.get(case_id) or "it is nan"
+            raise Undetermined(f"the score of {case_id} cannot be read: {why}")
+        return x
+
+    def value(self, case_id: str) -> float:
+        """The raw value of ``case_id`` in the declared orientation; :class:`Undetermined` when NaN."""
+        x = self.raw[case_id]
+        if math.isnan(x):
+            raise Undetermined(f"the value of {case_id} is nan")
+        return x
+
+    def quantities(self, case_id: str) -> dict[str, float]:
+        """Precision, recall and F1 of a P/R metric; the value alone of a one-number one (raw values)."""
+        out = {"F1" if not self.scalar else "value": self.value(case_id)}
+        if not self.scalar:
+            for label, table in (("P", self.precision), ("R", self.recall)):
+                if math.isnan(table[case_id]):
+                    raise Undetermined(f"the {'precision' if label == 'P' else 'recall'} of {case_id} is NaN")
+                out[label] = table[case_id]
+        return out
+
+    def curve(self, ids: Sequence[str], raw: bool = False) -> Curve:
+        """The curve over ``ids``: anchored scores, or the raw values (``raw=True``)."""
+        ys = tuple((self.raw if raw else self.score)[c] for c in ids)
+        label = "value (raw, higher is better)" if raw else "score (anchored: 0 = empty, 1 = perfect)"
+        return Curve(self.x_label, tuple(self.parameter[c] for c in ids), ys, tuple(ids), label)
+
+
+def trend(ys: Sequence[float]) -> str:
+    """``flat`` (all equal), ``down`` (non-increasing, ending lower), ``up``, or ``irregular``."""
+    steps = np.diff(np.asarray(ys, dtype=float))
+    if all(abs(y - ys[0]) <= SCORE_TOLERANCE for y in ys):
+        return v.FLAT
+    if np.all(steps <= SCORE_TOLERANCE) and ys[0] - ys[-1] > SCORE_TOLERANCE:
+        return DOWN
+    if np.all(steps >= -SCORE_TOLERANCE) and ys[-1] - ys[0] > SCORE_TOLERANCE:
+        return UP
+    return v.IRREGULAR
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman's rho (Pearson on mean ranks; values within 1e-9 tie); NaN when either side is constant."""
+    ra, rb = ranks(np.round(np.asarray(a, dtype=float), 9)), ranks(np.round(np.asarray(b, dtype=float), 9))
+    if np.ptp(ra) == 0 or np.ptp(rb) == 0:
+        return math.nan
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def _numbers(r: Readings, ids: Sequence[str]) -> dict[str, float]:
+    return {f"score {c}": r.score[c] for c in ids}
+
+
+def _finding(name: str, value: str, numbers: dict[str, float], why: str, curve: Curve | None) -> PropertyFinding:
+    return PropertyFinding(name, value, numbers, why, curve)
+
+
+# -- binary (or both) families -------------------------------------------------------------------------
+
+def check_lag_tolerance(r: Readings) -> PropertyFinding:
+    """Non-increasing in |l| on both sides (flat allowed), then early vs late by the sides' mean score."""
+    by_lag = {int(r.parameter[c]): r.s(c) for c in r.cases}
+    lags = sorted(by_lag)
+    early = [by_lag[-k] for k in range(0, -min(lags) + 1)]
+    late = [by_lag[k] for k in range(0, max(lags) + 1)]
+    sides = (trend(early), trend(late))
+    mean_early, mean_late = float(np.mean(early[1:])), float(np.mean(late[1:]))
+    numbers = {"score at lag 0": by_lag[0], "mean score early (l < 0)": mean_early,
+               "mean score late (l > 0)": mean_late, f"score at lag {min(lags)}": by_lag[min(lags)],
+               f"score at lag {max(lags)}": by_lag[max(lags)]}
+    if sides == (v.FLAT, v.FLAT):
+        value, why = v.FLAT, "the same score at every lag"
+    elif not set(sides) <= {v.FLAT, DOWN}:
+        value, why = v.IRREGULAR, f"the score does not fall steadily with |l| (early side {sides[0]}, late side {sides[1]})"
+    elif mean_early - mean_late > SCORE_TOLERANCE:
+        value, why = v.FAVOURS_EARLY, f"falls with |l|; early shifts score higher (mean {fmt(mean_early)} vs {fmt(mean_late)})"
+    elif mean_late - mean_early > SCORE_TOLERANCE:
+        value, why = v.FAVOURS_LATE, f"falls with |l|; late shifts score higher (mean {fmt(mean_late)} vs {fmt(mean_early)})"
+    else:
+        value, why = v.SYMMETRIC_DECAY, f"falls with |l|, the same on both sides (mean {fmt(mean_early)})"
+    return _finding(v.LAG_TOLERANCE, value, numbers, why, r.curve(r.cases))
+
+
+def check_fp_distance(r: Readings) -> PropertyFinding:
+    """A near FP above the clean detection rewards proximity; else the trend over the distance."""
+    clean = r.ids("clean")[0]
+    far = [c for c in r.cases if c != clean]
+    ys = [r.s(c) for c in far]
+    numbers = {"score clean": r.s(clean), **_numbers(r, far)}
+    t = trend(ys)
+    if ys[0] - r.s(clean) > SCORE_TOLERANCE:
+        value, why = v.PROXIMITY_REWARDING, f"an FP next to the event scores above no FP at all ({fmt(ys[0])} > {fmt(r.s(clean))})"
+    else:
+        value = {v.FLAT: v.DISTANCE_BLIND, DOWN: v.PROXIMITY_AWARE, UP: v.FAR_PREFERRED}.get(t, v.IRREGULAR)
+        why = {v.DISTANCE_BLIND: "the FP costs the same at every distance",
+               v.PROXIMITY_AWARE: f"a near FP costs less than a far one ({fmt(ys[0])} at d = 1, {fmt(ys[-1])} at the farthest)",
+               v.FAR_PREFERRED: f"a far FP costs less than a near one ({fmt(ys[-1])} vs {fmt(ys[0])})",
+               v.IRREGULAR: "the score moves up and down with the distance"}[value]
+    return _finding(v.FP_DISTANCE, value, numbers, why, r.curve(far))
+
+
+def _trend_property(name: str, r: Readings, words: Mapping[str, tuple[str, str]]) -> PropertyFinding:
+    ys = [r.s(c) for c in r.cases]
+    value, why = words[trend(ys)]
+    numbers = _numbers(r, r.cases)
+    tolerated = 0
+    for c in r.cases:
+        if abs(r.s(c) - ys[0]) > SCORE_TOLERANCE:
+            break
+        tolerated = r.parameter[c]
+    numbers["largest parameter with the first case's score"] = float(tolerated)
+    return _finding(name, value, numbers, f"{why} ({fmt(ys[0])} at {r.parameter[r.cases[0]]}, "
+                                          f"{fmt(ys[-1])} at {r.parameter[r.cases[-1]]})", r.curve(r.cases))
+
+
+def check_spill_over(r: Readings) -> PropertyFinding:
+    """The trend of the score over the spill-over k."""
+    return _trend_property(v.SPILL_OVER, r, {
+        v.FLAT: (v.FREE, "points past the event cost nothing"), DOWN: (v.PENALISED, "points past the event cost score"),
+        UP: (v.REWARDED, "points past the event raise the score"), v.IRREGULAR: (v.IRREGULAR, "the score moves up and down")})
+
+
+def check_redundancy(r: Readings) -> PropertyFinding:
+    """The trend of the score over the number of alarms (same total length)."""
+    return _trend_property(v.REDUNDANCY, r, {
+        v.FLAT: (v.NEUTRAL, "splitting the alarm changes nothing"), DOWN: (v.PENALISED, "more alarms score lower"),
+        UP: (v.REWARDED, "more alarms score higher"), v.IRREGULAR: (v.IRREGULAR, "the score moves up and down")})
+
+
+def check_normal_padding(r: Readings) -> PropertyFinding:
+    """Invariant when every padded series gets the unpadded one's value (raw: the anchors move with the length)."""
+    base = r.value(r.cases[0])
+    shift = max(abs(r.value(c) - base) for c in r.cases)
+    numbers = {**{f"value {c}": r.raw[c] for c in r.cases}, "largest change": shift}
+    curve = r.curve(r.cases, raw=True)
+    if shift <= SCORE_TOLERANCE:
+        return _finding(v.NORMAL_PADDING, v.INVARIANT, numbers, "appended normal points change nothing", curve)
+    return _finding(v.NORMAL_PADDING, v.SENSITIVE, numbers,
+                    f"appended normal points move the value by up to {fmt(shift)}", curve)
+
+
+def _paired(r: Readings, first: str, second: str, swap: bool) -> tuple[dict[str, float], list[str]]:
+    """Numbers and differing quantities of each layout's two cases (P of one vs R of the other if ``swap``)."""
+    numbers: dict[str, float] = {}
+    differ: list[str] = []
+    for a in r.ids(role=first):
+        b = a.replace(first, second)
+        qa, qb = r.quantities(a), r.quantities(b)
+        pairs = [("P", "R"), ("R", "P")] if swap else [(k, k) for k in qa]
+        for ka, kb in pairs:
+            numbers[f"{ka} {a}"], numbers[f"{kb} {b}"] = qa[ka], qb[kb]
+            if abs(qa[ka] - qb[kb]) > SCORE_TOLERANCE:
+                differ.append(f"{ka} {a} = {fmt(qa[ka])} vs {kb} {b} = {fmt(qb[kb])}")
+    return numbers, differ
+
+
+def check_time_reversal(r: Readings) -> PropertyFinding:
+    """Neutral when every quantity of each layout equals that of the reversed layout."""
+    numbers, differ = _paired(r, "forward", "reversed", swap=False)
+    if not differ:
+        return _finding(v.TIME_REVERSAL, v.NEUTRAL, numbers, "reversing both series changes nothing",
+                        r.curve(r.cases, raw=True))
+    return _finding(v.TIME_REVERSAL, v.DIRECTION_SENSITIVE, numbers, f"reversal changes the result: {differ[0]}",
+                    r.curve(r.cases, raw=True))
+
+
+def check_label_swap_duality(r: Readings) -> PropertyFinding:
+    """Dual when P(y, p) = R(p, y) and R(y, p) = P(p, y) on every layout (P/R metrics only)."""
+    numbers, differ = _paired(r, "given", "swapped", swap=True)
+    if not differ:
+        return _finding(v.LABEL_SWAP_DUALITY, v.DUAL, numbers, "precision and recall trade places when labels swap",
+                        r.curve(r.cases, raw=True))
+    return _finding(v.LABEL_SWAP_DUALITY, v.NOT_DUAL, numbers, f"not dual: {differ[0]}", r.curve(r.cases, raw=True))
+
+
+def check_concatenation(r: Readings) -> PropertyFinding:
+    """Macro: joined = mean of apart for every quantity; micro: between them (pooled); else neither."""
+    numbers: dict[str, float] = {}
+    macro, within = True, True
+    for joined in ("AB", "CD"):
+        q = [r.quantities(r.ids(part)[0]) for part in (joined[0], joined[1])]
+        qj = r.quantities(r.ids(joined)[0])
+        for k in (("P", "R") if not r.scalar else ("value",)):
+            a, b, j = q[0][k], q[1][k], qj[k]
+            numbers[f"{k} {joined[0]}"], numbers[f"{k} {joined[1]}"], numbers[f"{k} {joined}"] = a, b, j
+            macro = macro and abs(j - (a + b) / 2) <= SCORE_TOLERANCE
+            within = within and min(a, b) - SCORE_TOLERANCE <= j <= max(a, b) + SCORE_TOLERANCE
+    keys, s = ("precision and recall", "") if not r.scalar else ("the value", "s")
+    if macro:
+        value, why = v.MACRO, f"joined, {keys} {'is' if s else 'are'} the plain mean of the parts'"
+    elif within:
+        value, why = v.MICRO, f"joined, {keys} lie{s} between the parts' but {'is' if s else 'are'} not their mean (pooled)"
+    else:
+        value, why = v.NEITHER, f"joined, {keys} fall{s} outside the parts' range"
+    return _finding(v.CONCATENATION, value, numbers, why, r.curve(r.cases, raw=True))
+
+
+# -- score families ----------------------------------------------------------------------------------
+
+def check_ranking_consistency(r: Readings) -> PropertyFinding:
+    """Spearman rho between the score and -q over the graded detectors."""
+    ys = [r.s(c) for c in r.cases]
+    rho = spearman(ys, [-float(r.parameter[c]) for c in r.cases])
+    numbers = {**_numbers(r, r.cases), "spearman rho": rho}
+    if math.isnan(rho):
+        value, why = v.INSENSITIVE, "the same score for every grade of detector"
+    elif rho >= RANK_RHO:
+        value, why = v.CONSISTENT, f"better detectors score higher (rho = {rho:.3f} >= {RANK_RHO})"
+    elif rho > 0:
+        value, why = v.WEAK, f"better detectors score higher only loosely (rho = {rho:.3f} < {RANK_RHO})"
+    else:
+        value, why = v.INCONSISTENT, f"better detectors do not score higher (rho = {rho:.3f})"
+    return _finding(v.RANKING_CONSISTENCY, value, numbers, why, r.curve(r.cases))
+
+
+def check_noise_robustness(r: Readings) -> PropertyFinding:
+    """Robust when no noise level moves the score by more than :data:`NOISE_TOLERANCE`."""
+    base = r.s(r.cases[0])
+    shift = max(abs(r.s(c) - base) for c in r.cases)
+    numbers = {**_numbers(r, r.cases), "largest change": shift}
+    value = v.ROBUST if shift <= NOISE_TOLERANCE else v.SENSITIVE
+    return _finding(v.NOISE_ROBUSTNESS, value, numbers,
+                    f"noise up to sigma 0.1 moves the score by at most {fmt(shift)} (limit {NOISE_TOLERANCE})",
+                    r.curve(r.cases))
+
+
+def check_transform_invariance(r: Readings) -> PropertyFinding:
+    """Invariant when x^3, 10x + 5 and the ranks all score as x."""
+    base = r.s(r.cases[0])
+    differ = [c for c in r.cases if abs(r.s(c) - base) > SCORE_TOLERANCE]
+    numbers = _numbers(r, r.cases)
+    if not differ:
+        return _finding(v.TRANSFORM_INVARIANCE, v.INVARIANT, numbers, "every increasing transform scores the same",
+                        r.curve(r.cases))
+    return _finding(v.TRANSFORM_INVARIANCE, v.NOT_INVARIANT, numbers,
+                    f"{differ[0]} scores {fmt(r.s(differ[0]))}, the untransformed score {fmt(base)}", r.curve(r.cases))
+
+
+def check_ties(r: Readings) -> PropertyFinding:
+    """The plateau score against the range of the jittered ones."""
+    plateau = r.s(r.ids("plateau")[0])
+    jit = [r.s(c) for c in r.ids("jitter")]
+    lo, hi = min(jit), max(jit)
+    numbers = {"score plateau": plateau, "lowest jittered": lo, "mean jittered": float(np.mean(jit)), "highest jittered": hi}
+    if plateau - hi > SCORE_TOLERANCE:
+        value, why = v.OPTIMISTIC, f"ties score {fmt(plateau)}, above every way of breaking them (at most {fmt(hi)})"
+    elif lo - plateau > SCORE_TOLERANCE:
+        value, why = v.PESSIMISTIC, f"ties score {fmt(plateau)}, below every way of breaking them (at least {fmt(lo)})"
+    else:
+        value, why = v.TIE_NEUTRAL, f"ties score {fmt(plateau)}, within the jittered range [{fmt(lo)}, {fmt(hi)}]"
+    return _finding(v.TIES, value, numbers, why, r.curve(r.cases))
+
+
+def check_chance_ordering(r: Readings) -> PropertyFinding:
+    """perfect > random (mean) > inverted, perfect > constant > inverted, constant not above chance."""
+    perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "constant", "inverted"))
+    draws = [r.s(c) for c in r.ids("random")]
+    rand = float(np.mean(draws))
+    margin = max(CHANCE_TOLERANCE, 3 * float(np.std(draws, ddof=1)) / math.sqrt(len(draws)))
+    numbers = {"score oracle (perfect ranking)": perfect, "mean score random": rand, "score constant": constant,
+               "score inverted": inverted, "allowed margin of constant over random": margin}
+    checks = (("perfect > random", perfect, rand), ("perfect > constant", perfect, constant),
+              ("random > inverted", rand, inverted), ("constant > inverted", constant, inverted))
+    broken = [f"not {label} ({fmt(a)} vs {fmt(b)})" for label, a, b in checks if not a - b > SCORE_TOLERANCE]
+    if constant - rand > margin:
+        value, why = v.CONSTANT_OVERRATED, f"a constant score beats random scores ({fmt(constant)} vs {fmt(rand)})"
+    elif broken:
+        value, why = v.DISORDERED, "; ".join(broken)
+    else:
+        value, why = v.ORDERED, f"perfect {fmt(perfect)} > random {fmt(rand)} ~ constant {fmt(constant)} > inverted {fmt(inverted)}"
+    return _finding(v.CHANCE_ORDERING, value, numbers, why, r.curve(r.cases))
+
+
+RULES: dict[str, Callable[[Readings], PropertyFinding]] = {
+    v.LAG_TOLERANCE: check_lag_tolerance, v.FP_DISTANCE: check_fp_distance, v.SPILL_OVER: check_spill_over,
+    v.REDUNDANCY: check_redundancy, v.NORMAL_PADDING: check_normal_padding, v.TIME_REVERSAL: check_time_reversal,
+    v.LABEL_SWAP_DUALITY: check_label_swap_duality, v.CONCATENATION: check_concatenation,
+    v.RANKING_CONSISTENCY: check_ranking_consistency, v.NOISE_ROBUSTNESS: check_noise_robustness,
+    v.TRANSFORM_INVARIANCE: check_transform_invariance, v.TIES: check_ties, v.CHANCE_ORDERING: check_chance_ordering,
+}

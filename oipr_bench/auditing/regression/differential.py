@@ -1,0 +1,276 @@
+"""Differential runs: an evaluator against a reference on generated series pairs.
+
+With ``reference=NAME`` and ``differential=N`` an audit calls the user's evaluator
+and the built-in ``NAME`` on the first ``N`` pairs of every family of
+:mod:`oipr_bench.testing.families` (derandomized by ``seed``).  The first pair on
+which they differ (any of P, R, F1 beyond the tolerance, or a failed call) is
+shrunk by :func:`oipr_bench.auditing.regression.shrink.shrink` within ``shrink_budget``
+seconds, and the result names the family, the pair, both outputs, the
+difference, and a one-line reproduction to paste into a test.
+
+A scalar evaluator (one number) is compared on F1 only, as in
+:mod:`oipr_bench.auditing.profile.comparison`.  NaN agrees with NaN only.  A result
+outside its range (a ``bad_result`` with a value) that equals the reference's is
+no difference (the published TaPR's precision can exceed 1 by up to 0.00247,
+docs/deviations.md); the sanity checks judge the range.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ...evaluators.score import Score
+from ...testing.families import family_pairs, scales_of, series_of
+from ...vocabulary import BAD_RESULT, FAILED, OK, PASSED
+from ..table5.readings import KIND_SCORE
+from ..calling.runner import CallOutcome
+from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
+from .shrink import Pair, shrink
+
+__all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "DEFAULT_SHRINK_BUDGET",
+           "DEFAULT_SEED", "MAX_DIFFERENTIAL", "show_events", "checked_options", "run_configured"]
+
+#: Events shown in a message before "... N more".
+SHOWN_EVENTS = 12
+
+Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
+Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
+
+
+def show_events(events: Sequence[Sequence[int]]) -> str:
+    """An event list for a message, cut after :data:`SHOWN_EVENTS` events."""
+    shown = ", ".join(f"[{s}, {e}]" for s, e in events[:SHOWN_EVENTS])
+    more = f", ... {len(events) - SHOWN_EVENTS} more" if len(events) > SHOWN_EVENTS else ""
+    return f"[{shown}{more}]"
+
+
+def reproduction(pair: Pair) -> str:
+    """One line that rebuilds ``pair`` as ``y_true, y_pred`` (to paste into a test)."""
+    t = [[int(s), int(e)] for s, e in pair.y_true_events]
+    p = [[int(s), int(e)] for s, e in pair.y_pred_events]
+    return (f"from oipr_bench.scenarios.events import from_events; "
+            f"y_true, y_pred = from_events({t}, {pair.length}), from_events({p}, {pair.length})")
+
+
+def _within(a: float, b: float, tol: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= tol
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The two evaluators on one pair: both outputs and what differs.
+
+    Attributes
+    ----------
+    pair : Pair
+    mine : Score or None
+        The evaluator's result (None when the call failed).
+    reference : Score
+        The reference's result.
+    problem : str
+        What differs (``"precision 0.5 vs 0.6 (|diff| 0.1 > 1e-09)"``), or the failed call; ``""`` if none.
+    """
+
+    pair: Pair
+    mine: Score | None
+    reference: Score
+    problem: str
+
+    def lines(self, name: str) -> list[str]:
+        """The pair, both outputs and the difference, for a failure message."""
+        p = self.pair
+        out = [f"length {p.length}, y_true events {show_events(p.y_true_events)}, "
+               f"y_pred events {show_events(p.y_pred_events)}"]
+        mine = "failed" if self.mine is None else _triple(self.mine)
+        out.append(f"evaluator {mine}; {name} {_triple(self.reference)}; {self.problem}")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        from ...jsondata import number
+
+        return {"length": self.pair.length, "y_true_events": self.pair.y_true_events,
+                "y_pred_events": self.pair.y_pred_events,
+                "mine": None if self.mine is None else [number(v) for v in self.mine],
+                "reference": [number(v) for v in self.reference], "problem": self.problem}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Disagreement":
+        from ...jsondata import unnumber
+
+        mine = d.get("mine")
+        return cls(Pair(int(d["length"]), [list(e) for e in d["y_true_events"]], [list(e) for e in d["y_pred_events"]]),
+                   None if mine is None else Score(*(unnumber(v) for v in mine)),
+                   Score(*(unnumber(v) for v in d["reference"])), d.get("problem", ""))
+
+
+def _triple(s: Sequence[float]) -> str:
+    return "(" + ", ".join(f"{v:.10g}" for v in s) + ")"
+
+
+def compare(out: CallOutcome, ref: Sequence[float], tol: float) -> str:
+    """What differs between the evaluator's outcome and the reference's (P, R, F1), or ``""``."""
+    if not out.ok and not (out.kind == BAD_RESULT and out.score is not None):
+        return f"the evaluator {out.kind}: {out.message}"
+    assert out.score is not None
+    if not out.ok:  # a value out of range: a difference only if the reference returns another value
+        differs = compare(CallOutcome(OK, out.score, result_kind=out.result_kind), ref, tol)
+        return f"the evaluator {out.kind}: {out.message}; {differs}" if differs else ""
+    names = ("f1",) if out.result_kind == KIND_SCORE else Score._fields
+    bad = [f"{m} {a:.10g} vs {b:.10g} (|diff| {abs(a - b):.3g} > {tol:.3g})" if not (math.isnan(a) or math.isnan(b))
+           else f"{m} {a!r} vs {b!r}"
+           for m, a, b in zip(Score._fields, out.score, ref) if m in names and not _within(a, b, tol)]
+    return "; ".join(bad)
+
+
+def disagreement(call: Call, reference: Reference, pair: Pair, tol: float) -> Disagreement:
+    """Run both evaluators on ``pair`` and compare them."""
+    y_true, y_pred = series_of(pair.y_true_events, pair.length), series_of(pair.y_pred_events, pair.length)
+    try:
+        ref = Score(*(float(v) for v in reference(y_true, y_pred)))
+    except Exception as exc:  # a reference with unusual parameters may refuse a pair: say so, never a traceback
+        return Disagreement(pair, None, Score(math.nan, math.nan, math.nan),
+                            f"the reference raised {type(exc).__name__}: {exc}")
+    out = call(y_true, y_pred)
+    return Disagreement(pair, out.score, ref, compare(out, ref, tol))
+
+
+@dataclass(frozen=True)
+class DifferentialResult:
+    """One family of a differential run.
+
+    Attributes
+    ----------
+    family : str
+    status : {"passed", "failed"}
+    n : int
+        Pairs planned; ``checked`` pairs were compared (up to and with the first that differs).
+    seed : int
+    message : str
+        The whole report of a failure (family, pairs, outputs, difference, reproduction), or a summary.
+    found, shrunk : Disagreement or None
+        The first differing pair as generated, and as shrunk.
+    index : int or None
+        Position of ``found`` in the family.
+    shrink_steps, shrink_seconds, shrink_finished :
+        How the shrinking went (``shrink_finished`` False: the budget ran out first).
+    seconds : float
+        Wall time of the family (shrinking included).
+    """
+
+    family: str
+    status: str
+    n: int
+    checked: int
+    seed: int
+    message: str
+    found: Disagreement | None = None
+    shrunk: Disagreement | None = None
+    index: int | None = None
+    shrink_steps: int = 0
+    shrink_seconds: float = 0.0
+    shrink_finished: bool = True
+    seconds: float = 0.0
+
+    @property
+    def reproduction(self) -> str:
+        """The one-line reproduction of the shrunk counterexample, or ``""``."""
+        return reproduction(self.shrunk.pair) if self.shrunk is not None else ""
+
+    @property
+    def failure_line(self) -> str:
+        """One line for :meth:`~oipr_bench.auditing.profile.results.Profile.failures`: the headline and the reproduction."""
+        return f"differential[{self.family}]: {self.message.splitlines()[0]} reproduce: {self.reproduction}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"family": self.family, "status": self.status, "n": self.n, "checked": self.checked, "seed": self.seed,
+                "message": self.message, "index": self.index,
+                "found": None if self.found is None else self.found.to_dict(),
+                "shrunk": None if self.shrunk is None else self.shrunk.to_dict(),
+                "reproduction": self.reproduction, "shrink_steps": self.shrink_steps,
+                "shrink_seconds": self.shrink_seconds, "shrink_finished": self.shrink_finished,
+                "seconds": self.seconds}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DifferentialResult":
+        found, shrunk = (None if d.get(k) is None else Disagreement.from_dict(d[k]) for k in ("found", "shrunk"))
+        return cls(d["family"], d["status"], int(d["n"]), int(d["checked"]), int(d["seed"]), d.get("message", ""),
+                   found, shrunk, d.get("index"), int(d.get("shrink_steps", 0)), float(d.get("shrink_seconds", 0.0)),
+                   bool(d.get("shrink_finished", True)), float(d.get("seconds", 0.0)))
+
+
+def _failure_message(name: str, family: str, n: int, seed: int, index: int, found: Disagreement,
+                     shrunk: Disagreement, outcome: Any) -> str:
+    how = "finished" if outcome.finished else f"budget ran out; smallest reached after {outcome.tried} candidates"
+    lines = [f"differs from {name} on pair {index + 1} of {n} of family {family} (seed {seed}):"]
+    lines += [f"  {line}" for line in found.lines(name)]
+    lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}) to:")
+    lines += [f"  {line}" for line in shrunk.lines(name)]
+    lines.append(f"reproduce: {reproduction(shrunk.pair)}")
+    return "\n".join(lines)
+
+
+def run_family(call: Call, reference: Reference, family: str, *, name: str, n: int, seed: int = DEFAULT_SEED,
+               params: Mapping[str, Any] | None = None, tolerance: float = 1e-9,
+               shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> DifferentialResult:
+    """Compare ``call`` with ``reference`` on the first ``n`` pairs of ``family``; shrink the first difference.
+
+    Parameters
+    ----------
+    call : callable
+        ``call(y_true, y_pred) -> CallOutcome``: the evaluator under test (e.g. an audit session's call).
+    reference : callable
+        ``reference(y_true, y_pred) -> (P, R, F1)``.
+    family : str
+        One of :data:`oipr_bench.vocabulary.FAMILIES`.
+    name : str
+        How messages call the reference (``"OIPR"``).
+    n, seed : int
+        Pairs to try and their seed.
+    params : mapping, optional
+        The reference's parameters: the families aim at its ``delta``, ``l_dis``, ``l_obs``, ``k``.
+    tolerance : float
+        Absolute tolerance on each of P, R, F1.
+    shrink_budget : float
+        Seconds the shrinking may take.
+    """
+    start = time.perf_counter()
+    for pair in family_pairs(family, n, seed, scales_of(params)):
+        p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
+        found = disagreement(call, reference, p, tolerance)
+        if not found.problem:
+            continue
+        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget)
+        shrunk = disagreement(call, reference, outcome.pair, tolerance)
+        msg = _failure_message(name, family, n, seed, pair.index, found, shrunk, outcome)
+        return DifferentialResult(family, FAILED, n, pair.index + 1, seed, msg, found, shrunk, pair.index,
+                                  outcome.steps, outcome.seconds, outcome.finished, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return DifferentialResult(family, PASSED, n, n, seed, f"{n} pairs agree with {name} (seed {seed}, {seconds:.2f} s)",
+                              seconds=seconds)
+
+
+def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
+    """:func:`run_family` as an audit's options say (reference, its parameters, N, seed, tolerance, budget).
+
+    Raises
+    ------
+    KeyError
+        ``family`` is not run in this audit (no ``differential``, or an unknown name).
+    """
+    from ...evaluators import get
+    from ...vocabulary import FAMILIES
+
+    if not options.differential or family not in FAMILIES:
+        known = ", ".join(FAMILIES) if options.differential else "none (differential is off)"
+        raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
+    reference = get(options.reference, **options.reference_params)
+    return run_family(call, reference, family, name=options.reference, n=options.differential, seed=options.seed,
+                      params=options.reference_params, tolerance=options.comparison_tolerance,
+                      shrink_budget=options.shrink_budget)
