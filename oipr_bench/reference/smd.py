@@ -167,7 +167,7 @@ def _read_one(path: Path) -> tuple[np.ndarray, np.ndarray]:
     if n != SMD_LENGTH:
         raise UsageError(f"{path}: {n} data rows; the authors' SMD slice has {SMD_LENGTH} "
                          f"(a header line gt,pred, then one line per point)")
-    return series.y_true, series.single
+    return series.y_true, series.y_pred
 
 
 @dataclass(frozen=True)
