@@ -69,8 +69,9 @@ def _order_text(order: tuple[tuple[str, ...], ...]) -> str:
 def ranking_lines(result: SmdResult) -> list[str]:
     """The rankings block: each evaluator's order, OIPR's as reference, the paper's bold/underline and marks."""
     width = max(len(r.evaluator) for r in result.rankings)
-    lines = [f"Rankings by F1 at {RANK_DECIMALS} decimals (best first; '=' ties; '{DIFFERS_MARK}' differs from OIPR's "
-             f"order; '{MISMATCH_MARK}' differs from the paper's bold/underline):"]
+    scalar = " (yours by its one number)" if result.user is not None and result.user.kind == "score" else ""
+    lines = [f"Rankings by F1{scalar} at {RANK_DECIMALS} decimals (best first; '=' ties; '{DIFFERS_MARK}' differs from "
+             f"OIPR's order; '{MISMATCH_MARK}' differs from the paper's bold/underline):"]
     for r in result.rankings:
         flags = (DIFFERS_MARK if r.differs_from_oipr else " ") + (MISMATCH_MARK if r.agrees_with_paper is False else " ")
         lines.append(f"  {r.evaluator.ljust(width)}  {flags}  {_order_text(r.order)}{_ranking_note(r)}")

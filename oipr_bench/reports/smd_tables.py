@@ -33,7 +33,7 @@ from ..vocabulary import KIND_BENEFICIAL, kind_of
 from .reproduce import Comparison, TableResult
 
 __all__ = ["Ranking", "UserColumn", "SmdResult", "RANK_DECIMALS", "reproduce_smd", "rank", "data_hash",
-           "characteristic_phrase", "run_user_evaluator"]
+           "characteristic_phrase", "run_user_evaluator", "run_resolved"]
 
 #: F1 is compared at the paper's printed precision when ranking.
 RANK_DECIMALS = 3
@@ -195,7 +195,7 @@ def run_user_evaluator(spec: Any, params: Mapping[str, Any], data: SmdData, dete
                        timeout: float | None = None, isolate: bool = False, input_kind: str | None = None,
                        higher_is_better: bool | None = None, bounds: Any = None,
                        source: str = "--evaluator") -> UserColumn:
-    """Call the user's evaluator ``spec`` on each detector, the way ``oipr-bench audit`` calls it.
+    """Resolve the user's evaluator ``spec`` as ``oipr-bench audit`` does and run it (:func:`run_resolved`).
 
     Raises
     ------
@@ -204,12 +204,26 @@ def run_user_evaluator(spec: Any, params: Mapping[str, Any], data: SmdData, dete
     """
     from ..auditing.declarations import declarations_of
     from ..auditing.resolve import resolve
-    from ..auditing.runner import Caller
-    from ..vocabulary import OK
 
     resolved = resolve(spec, params)
     decl = declarations_of(resolved, input_kind=input_kind, higher_is_better=higher_is_better, bounds=bounds,
                            source=source)
+    return run_resolved(resolved, decl, data, detectors, timeout=timeout, isolate=isolate)
+
+
+def run_resolved(resolved: Any, decl: Any, data: SmdData, detectors: Sequence[str], *,
+                 timeout: float | None = None, isolate: bool = False) -> UserColumn:
+    """Call a resolved evaluator on each detector through the audit's :class:`~oipr_bench.auditing.runner.Caller`.
+
+    Parameters
+    ----------
+    resolved : oipr_bench.auditing.resolve.Resolved
+    decl : oipr_bench.auditing.declarations.Declarations
+        Its input kind, orientation and bounds.
+    """
+    from ..auditing.runner import Caller
+    from ..vocabulary import OK
+
     scores: dict[str, Score] = {}
     problems: dict[str, str] = {}
     kinds: set[str] = set()
