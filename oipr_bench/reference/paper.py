@@ -18,6 +18,8 @@ Tables
   three advanced detectors (6), the first-point and long-anomaly detectors (7)
   and the three disturbance detectors (8), 3 decimals as printed, with the
   paper's bold/underline (best and second-best F1) and its characteristic marks.
+- Table 2: F1 of the seven evaluators for the five adversary detectors on the
+  thirteen-event SMD slice of Fig. 2.
 """
 
 from __future__ import annotations
@@ -143,3 +145,8 @@ def smd_table(table: str) -> tuple[SmdRow, ...]:
                tuple(row["bold"]), tuple(row["underline"]), dict(row["marks"]))
         for row in _load(f"table_{key}_smd")["rows"]
     )
+
+
+def table_2() -> dict[str, dict[str, float]]:
+    """Table 2 as ``{detector: {evaluator: F1}}`` (3 decimals as printed; detectors ``d_fp``, ``d_l``, ``d_disp``, ...)."""
+    return {row["detector"]: {ev: float(v) for ev, v in row["f1"].items()} for row in _load("table_2")["rows"]}
