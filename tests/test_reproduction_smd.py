@@ -318,3 +318,19 @@ def test_report_with_data_has_the_smd_section(tmp_path, capsys):
     bad = tmp_path / "nope"
     err = _error(capsys, ["report", "PW", "-o", str(tmp_path / "r2.html"), "--data", str(bad)])
     assert "no such folder" in err and not (tmp_path / "r2.html").exists()
+
+
+def test_largest_difference_is_oipr_precision_of_d_fp(authors_smd_dir):
+    """docs/reproduction.md names the largest |ours - paper| of the 168 values; keep it true."""
+    comps = [c for t in paper.SMD_TABLES for c in reproduce_smd(t, authors_smd_dir).result.comparisons]
+    assert len(comps) == 168
+    worst = max(comps, key=lambda c: abs(c.ours - c.paper))
+    assert (worst.table, worst.row, worst.column, worst.metric) == ("7 (SMD)", "d_fp", "OIPR", "precision")
+    assert round(worst.ours, 6) == 0.993495 and abs(worst.ours - worst.paper) == pytest.approx(4.95e-4, abs=5e-7)
+
+
+def test_table_9_long_threshold_is_not_two_and_a_half_mean_lengths(smd):
+    stats = slice_statistics(smd)
+    assert int(np.ceil(2.5 * stats.mean_length)) == 7 and stats.long_threshold == 4
+    lengths = np.diff(np.flatnonzero(np.diff(np.r_[0, smd.y_true, 0])))[::2]
+    assert int((lengths >= 4).sum()) == 24

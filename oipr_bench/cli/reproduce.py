@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser(
         "reproduce",
-        help="recompute the paper's Table A1 (or C1, C2) and mark every value that differs",
+        help="recompute the paper's Table A1 (or C1, C2, or 6-8 on SMD) and mark every value that differs",
         description="Recompute the paper's Table A1 (25 cases x 7 evaluators, P/R/F1), Table C1 (long/short "
         "threshold) or Table C2 (OIPR attenuations) with the built-in evaluators, or the SMD rows of Tables 6, 7 "
         "and 8 from the authors' SMD slice (--data DIR), mark every value that differs from the paper and print "
