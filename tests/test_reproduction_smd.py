@@ -334,3 +334,19 @@ def test_table_9_long_threshold_is_not_two_and_a_half_mean_lengths(smd):
     assert int(np.ceil(2.5 * stats.mean_length)) == 7 and stats.long_threshold == 4
     lengths = np.diff(np.flatnonzero(np.diff(np.r_[0, smd.y_true, 0])))[::2]
     assert int((lengths >= 4).sum()) == 24
+
+
+def test_declaration_options_are_spelled_as_audits():
+    """reproduce spells --input/--lower-is-better/--bounds itself (one command module per command line)."""
+    import argparse
+
+    from oipr_bench.cli import audit, reproduce as reproduce_cli
+
+    def options(add) -> dict:
+        parser = argparse.ArgumentParser()
+        add(parser)
+        return {a.dest: (a.option_strings, a.choices, a.default, type(a).__name__, a.metavar)
+                for a in parser._actions if a.dest in ("input", "lower_is_better", "bounds")}
+
+    ours = options(reproduce_cli._add_declaration_options)
+    assert ours == options(audit.add_declaration_options) and len(ours) == 3

@@ -36,8 +36,6 @@ def _table(value: str) -> str:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``reproduce`` sub-command."""
-    from .audit import add_declaration_options
-
     parser = subparsers.add_parser(
         "reproduce",
         help="recompute the paper's Table A1 (or C1, C2, or 6-8 on SMD) and mark every value that differs",
@@ -56,10 +54,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "or file.py:Name (as oipr-bench audit takes it)")
     smd.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="parameter of --evaluator (repeatable; values parsed as JSON where they parse)")
-    add_declaration_options(smd)
+    _add_declaration_options(smd)
     smd.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call of --evaluator after SECONDS")
     smd.add_argument("--isolate", action="store_true", help="call --evaluator in a worker process")
     parser.set_defaults(func=run)
+
+
+def _add_declaration_options(group: argparse._ArgumentGroup) -> None:
+    """``--input``, ``--lower-is-better``, ``--bounds`` as ``oipr-bench audit`` spells them.
+
+    Spelled here rather than imported from :mod:`oipr_bench.cli.audit` so that a command line imports
+    only its own command module; ``tests/test_reproduction_smd.py`` checks the two stay alike.
+    """
+    group.add_argument("--input", choices=("binary", "scores"), default=None,
+                       help="what --evaluator takes: binary 0/1 predictions (default) or scores (y_pred as float64)")
+    group.add_argument("--lower-is-better", action="store_true",
+                       help="--evaluator's one-number score is better when lower")
+    group.add_argument("--bounds", metavar="LO:HI", default=None,
+                       help="range of --evaluator's one-number score, an empty end open (e.g. 0: ); default 0:1")
 
 
 def _check_combination(args: argparse.Namespace) -> None:
