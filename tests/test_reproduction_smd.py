@@ -258,6 +258,18 @@ def test_smd_options_need_their_table_and_evaluator(tmp_path, capsys):
     assert "--param needs --evaluator" in _error(capsys, ["reproduce", "--table", "6", "--data", str(tmp_path),
                                                           "--param", "k=1"])
     assert "nosuch" in _error(capsys, ["reproduce", "--table", "6", "--data", str(tmp_path), "--evaluator", "nosuch.mod:f"])
+    base = ["reproduce", "--table", "6", "--data", str(tmp_path), "--evaluator", "PW"]
+    assert "--bounds: bounds need lo < hi" in _error(capsys, [*base, "--bounds", "1:0"])
+    assert "--timeout must be a positive number" in _error(capsys, [*base, "--timeout", "-1"])
+    assert "evaluator PW: bad parameter" in _error(capsys, [*base, "--param", "x=1"])
+
+
+def test_a_hanging_user_evaluator_times_out(tmp_path, capsys, monkeypatch):
+    _write_slice(tmp_path, detectors=set(TABLE_DETECTORS["7"]))
+    (tmp_path / "slow.py").write_text("import time\ndef hang(y_true, y_pred):\n    time.sleep(60)\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["reproduce", "--table", "7", "--data", ".", "--evaluator", "slow.py:hang", "--timeout", "0.5"]) == 1
+    assert "your evaluator slow.py:hang on d_l: timed out after 0.5 s" in capsys.readouterr().out
 
 
 def test_mismatches_are_marked_and_exit_1(tmp_path, capsys):
@@ -288,6 +300,11 @@ def test_json_and_csv_forms(tmp_path, capsys):
     main(["reproduce", "--table", "7", "--data", str(tmp_path), "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("table,row,column,metric,ours,paper") and len(lines) == 43
+    main(["reproduce", "--table", "7", "--data", str(tmp_path), "--format", "markdown"])
+    out = capsys.readouterr().out
+    assert out.startswith("| detector | evaluator | precision (paper) | recall (paper) | f1 (paper) |\n|---|")
+    assert "| evaluator | vs OIPR | ranking | paper |" in out and "| OIPR | same |" in out
+    assert out.rstrip().splitlines()[-1].startswith("**Table 7 (SMD): ") and out.rstrip().endswith("**")
 
 
 def test_plot_smd_writes_a_picture(tmp_path, capsys):

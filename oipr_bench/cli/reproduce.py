@@ -91,6 +91,15 @@ def _check_combination(args: argparse.Namespace) -> None:
     extra = [flag for flag in given if flag not in ("--data", "--evaluator")]
     if extra and not args.evaluator:
         raise UsageError(f"{', '.join(extra)} need{'s' if len(extra) == 1 else ''} --evaluator")
+    if args.timeout is not None:
+        from ..auditing.runner import MAX_TIMEOUT
+
+        if not 0 < args.timeout <= MAX_TIMEOUT:
+            raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {args.timeout:g}")
+    if args.bounds is not None:
+        from ..auditing.declarations import parse_bounds
+
+        args.bounds = parse_bounds(args.bounds, where="--bounds")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -80,6 +80,18 @@ def ranking_lines(result: SmdResult) -> list[str]:
     return lines
 
 
+def _ranking_rows(result: SmdResult) -> list[str]:
+    """The rankings as a Markdown table (evaluator, differs from OIPR, order, the paper's cells and marks)."""
+    body = [[r.evaluator, "differs" if r.differs_from_oipr else "same", _order_text(r.order),
+             ("" if r.agrees_with_paper is not False else "differs from the paper's bold/underline; ")
+             + _ranking_note(r).strip().strip("[]")] for r in result.rankings]
+    lines = ["Rankings by F1 at 3 decimals, best first ('=' ties):", "",
+             *table(["evaluator", "vs OIPR", "ranking", "paper"], body, markdown=True)]
+    if result.user is not None and result.user.problems:
+        lines += ["", f"{result.user.name}: no ranking (it failed on {', '.join(result.user.problems)})"]
+    return lines
+
+
 def _ranking_note(r: Ranking) -> str:
     parts = []
     if r.evaluator == "OIPR":
@@ -135,7 +147,7 @@ def _render_text(result: SmdResult, markdown: bool) -> str:
     lines += [*table(header, body, markdown=markdown, rule=not markdown), ""]
     lines += _legend(result)
     lines.append("")
-    lines += ranking_lines(result)
+    lines += _ranking_rows(result) if markdown else ranking_lines(result)
     lines.append("")
     sig = smd_signature(result)
     lines.append(f"signature: `{sig}`" if markdown else f"signature: {sig}")
