@@ -161,7 +161,7 @@ def _read_one(path: Path) -> tuple[np.ndarray, np.ndarray]:
     series = read_series(path)  # file, line and value of a non-0/1 cell, ragged rows, blank lines
     names = ["gt", *series.predictions]
     if [n.lower() for n in names] != ["gt", "pred"]:
-        raise UsageError(f"{path}: columns {printable(clip(','.join(names), 200))}; expected exactly gt,pred "
+        raise UsageError(f"{path}: line 1: columns {printable(clip(','.join(names), 200))}; expected exactly gt,pred "
                          "(the authors' SMD format)")
     n = int(series.y_true.shape[0])
     if n != SMD_LENGTH:
