@@ -15,6 +15,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = REPO_ROOT.parent / "shared"
 AUTHORS_CSV_DIR = SHARED_DIR / "reference-data" / "authors-special-scenarios"
+AUTHORS_SMD_DIR = SHARED_DIR / "reference-data" / "authors-smd"
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +38,11 @@ def authors_csv_dir(shared_dir: Path) -> Path:
     if not AUTHORS_CSV_DIR.is_dir():
         pytest.skip("the authors' special-scenario CSVs are not available under shared/reference-data/")
     return AUTHORS_CSV_DIR
+
+
+@pytest.fixture(scope="session")
+def authors_smd_dir(shared_dir: Path) -> Path:
+    """The paper authors' SMD slice (``SMD_<detector>.csv``, Tables 6-8); skips when absent."""
+    if not AUTHORS_SMD_DIR.is_dir():
+        pytest.skip("shared material not available (the authors' SMD CSVs are not under shared/reference-data/)")
+    return AUTHORS_SMD_DIR

@@ -3,7 +3,9 @@
 A ```console block in README.md or docs/*.md whose first line is ``$ COMMAND`` is a transcript:
 the command is run in an empty folder holding the page's example files (a fenced block preceded by
 ``<!-- file: NAME -->``), with ``pytest`` and ``oipr-bench`` meaning this interpreter's, and its
-output must contain the block's lines in order. A line ``...`` in the block stands for any number of
+output must contain the block's lines in order. An argument starting ``../shared/`` names the read-only
+material beside the repository (commands are shown as run from the repository root); the transcript is
+skipped, with the reason ``shared material not available``, when that path is absent. A line ``...`` in the block stands for any number of
 output lines; timings (``in 1.42s``) are compared as ``in <t>``. A block preceded by
 ``<!-- not run: REASON -->`` is skipped. Prose states no test counts or timings of its own.
 
@@ -30,6 +32,7 @@ FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->")
 SKIP_MARK = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
 TIMING = re.compile(r"\bin \d+(\.\d+)?s\b( \(\d+:\d+:\d+\))?")
 WILDCARD = "..."
+SHARED_PREFIX = "../shared/"
 
 
 def blocks(path: Path) -> list[tuple[str, str, list[str], str]]:
@@ -112,8 +115,13 @@ def _first_break(segment: list[str], out: list[str], anchored: bool) -> str:
     return segment[0]
 
 
+def shared_paths(command: str) -> list[Path]:
+    """The ``../shared/...`` arguments of ``command``, as paths beside the repository."""
+    return [REPO_ROOT.parent / arg[len("../"):] for arg in shlex.split(command) if arg.startswith(SHARED_PREFIX)]
+
+
 def command_line(command: str) -> list[str]:
-    argv = shlex.split(command)
+    argv = [str(REPO_ROOT.parent / a[len("../"):]) if a.startswith(SHARED_PREFIX) else a for a in shlex.split(command)]
     if argv[0] == "pytest":
         return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *argv[1:]]
     if argv[0] == "oipr-bench":
@@ -126,6 +134,9 @@ def test_transcript_is_what_the_command_prints(tmp_path, page, mark, lines, wher
     skip = SKIP_MARK.fullmatch(mark)
     if skip:
         pytest.skip(f"{where}: not run: {skip.group(1)}")
+    absent = [p for p in shared_paths(lines[0][2:]) if not p.exists()]
+    if absent:
+        pytest.skip(f"shared material not available ({absent[0].name} is absent beside the repository)")
     for name, text in example_files(page).items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "COLUMNS": "80", "PYTHONWARNINGS": "ignore"}
@@ -256,7 +267,7 @@ def update_transcripts() -> None:
         lines = page.read_text(encoding="utf-8").split("\n")
         changed = False
         for _page, mark, block, where in reversed([t for t in transcripts() if t[0] == page]):
-            if SKIP_MARK.fullmatch(mark):
+            if SKIP_MARK.fullmatch(mark) or any(not p.exists() for p in shared_paths(block[0][2:])):
                 continue
             first = int(where.rsplit(":", 1)[1])  # the ``` line, 1-based
             with tempfile.TemporaryDirectory() as folder:

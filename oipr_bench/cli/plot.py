@@ -6,8 +6,11 @@
 ``oipr-bench plot interest (--case ID | --input FILE) -o FILE``
     The interest curves ``I`` and ``I_hat`` with TP/FP/FN areas (Figs. 3-5);
     PNG or SVG by the suffix of FILE.
+``oipr-bench plot smd --data DIR -o FILE``
+    The authors' SMD slice: the ground truth and each detector of Tables 6-8
+    (the paper's Figs. 2 and 6 style); PNG or SVG by the suffix of FILE.
 
-Both need matplotlib (``pip install 'oipr-bench[plot]'``); without it they
+All need matplotlib (``pip install 'oipr-bench[plot]'``); without it they
 print one line and exit 2.
 """
 
@@ -86,7 +89,7 @@ def add_source(parser: argparse.ArgumentParser, many: bool) -> None:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``plot`` and its two sub-commands."""
+    """Add ``plot`` and its three sub-commands."""
     parser = subparsers.add_parser("plot", help="draw the scenario gallery or operator-interest curves",
                                    description=__doc__.split("\n\n")[0].replace("``", ""))
     sub = parser.add_subparsers(dest="picture", metavar="PICTURE", parser_class=type(parser))
@@ -111,6 +114,18 @@ def register(subparsers: Any) -> None:
     cur.add_argument("--window", type=window_param, default=None, metavar="START:END",
                      help="time span to show (default: where either curve is non-zero)")
     cur.set_defaults(func=run_interest)
+
+    smd = sub.add_parser("smd", help="the authors' SMD slice with each detector's output (paper Figs. 2 and 6)",
+                         description="Draw the ground truth of the authors' SMD slice and the output of each detector "
+                                     "of Tables 6, 7 and 8, one panel per table; the format follows the suffix of -o "
+                                     "(.png or .svg).")
+    smd.add_argument("--data", required=True, metavar="DIR", help="folder holding the authors' SMD_*.csv")
+    smd.add_argument("-o", "--output", required=True, metavar="FILE", help="output picture, .png or .svg")
+    smd.add_argument("--table", action="append", choices=("6", "7", "8"), default=None,
+                     help="draw only this table's detectors (repeatable; default all three)")
+    smd.add_argument("--window", type=window_param, default=None, metavar="START:END",
+                     help="time span to show (default the whole slice)")
+    smd.set_defaults(func=run_smd)
 
 
 def _picture_formats(text: str) -> tuple[str, ...]:
@@ -177,4 +192,20 @@ def run_interest(args: argparse.Namespace) -> int:
                             attenuation=args.attenuation, auto_rule=args.auto_rule)
     title = interest_title(source.title, label)
     print(save_figure(interest_figure(data, title=title, window=args.window), args.output, fmt))
+    return 0
+
+
+def run_smd(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from ..plots._mpl import format_from_suffix, pyplot
+    from ..plots.smd import write_smd_figure
+    from ..reference.smd import SMD_LENGTH, TABLE_DETECTORS, load_smd
+
+    format_from_suffix(args.output)
+    pyplot()
+    tables = tuple(dict.fromkeys(args.table or ("6", "7", "8")))
+    if args.window is not None and args.window[1] > SMD_LENGTH:
+        raise UsageError(f"--window {args.window[0]}:{args.window[1]}: the slice has {SMD_LENGTH} points (END at most {SMD_LENGTH})")
+    data = load_smd(args.data, [d for t in tables for d in TABLE_DETECTORS[t]])
+    print(write_smd_figure(data, args.output, tables, args.window))
     return 0

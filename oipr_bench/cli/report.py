@@ -24,6 +24,9 @@ def register(subparsers: Any) -> None:
                         help="pkg.mod:Name, pkg.mod.Name, path/file.py:Name or a built-in name (OIPR, PA, ...)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     parser.add_argument("--title", default=None, help="page heading (default: 'Evaluator audit: NAME')")
+    parser.add_argument("--data", metavar="DIR", default=None,
+                        help="also show the evaluator on the paper's real data: a folder holding the authors' SMD_*.csv "
+                        "(the slice drawn, and its rankings of the detectors of Tables 6-8 beside the built-ins')")
     add_run_options(parser)
     parser.set_defaults(func=run)
 
@@ -41,8 +44,33 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source
+    smd = _smd_data(args.data)  # a missing or bad CSV stops the run before the audit
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
-    path = write_report(profile, output, title=args.title)
+        extra = _smd_section(session, smd, options) if smd is not None else ""
+    path = write_report(profile, output, title=args.title, extra_html=extra)
     print(path)
     return exit_code(profile, "report")
+
+
+def _smd_data(folder: str | None) -> Any:
+    """The authors' SMD slice (all eight detectors) read from ``--data``, or None without it."""
+    if folder is None:
+        return None
+    from ..reference.smd import load_smd
+
+    return load_smd(folder)
+
+
+def _smd_section(session: Any, data: Any, options: Any) -> str:
+    """The report's SMD section: the audited evaluator ranked beside the built-ins on Tables 6-8."""
+    from ..reference.smd import TABLE_DETECTORS
+    from ..reports.smd_section import smd_section_html
+    from ..reports.smd_tables import reproduce_smd, run_resolved
+
+    results = []
+    for table, detectors in TABLE_DETECTORS.items():
+        user = run_resolved(session.resolved, session.declarations, data, detectors,
+                            timeout=options.timeout, isolate=options.isolate)
+        results.append(reproduce_smd(table, data.folder, user=user, data=data))
+    return smd_section_html(data, results)

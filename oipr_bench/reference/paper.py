@@ -14,6 +14,12 @@ Tables
   two overestimation markers of Table A1 (all-1 detector, random detector).
 - Table C1: long/short anomaly threshold for ``l_obs = 4 l_dis``.
 - Table C2: OIPR with linear, exponential and sigmoid attenuation.
+- Tables 6, 7 and 8, rows of dataset SMD: P/R/F1 of the seven evaluators for the
+  three advanced detectors (6), the first-point and long-anomaly detectors (7)
+  and the three disturbance detectors (8), 3 decimals as printed, with the
+  paper's bold/underline (best and second-best F1) and its characteristic marks.
+- Table 2: F1 of the seven evaluators for the five adversary detectors on the
+  thirteen-event SMD slice of Fig. 2.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from .._paths import data_dir
@@ -30,6 +37,10 @@ from ..evaluators.score import Score
 PRINTED_4DP_TOLERANCE = 5e-5
 #: Tolerance for comparing with a value printed at 2 decimals (Table C1).
 PRINTED_2DP_TOLERANCE = 5e-3
+#: Tolerance for comparing with a value printed at 3 decimals (Tables 6-8; trailing zeros are dropped there).
+PRINTED_3DP_TOLERANCE = 5e-4
+#: The tables whose SMD rows are stored.
+SMD_TABLES: tuple[str, ...] = ("6", "7", "8")
 
 
 @functools.lru_cache(maxsize=None)
@@ -95,3 +106,47 @@ def table_c2() -> dict[str, dict[str, Score]]:
 def source(table: str) -> str:
     """The provenance sentence stored with ``table`` ("a1", "5", "c1" or "c2")."""
     return str(_load(f"table_{table.lower()}")["source"])
+
+
+@dataclass(frozen=True)
+class SmdRow:
+    """One SMD row of Table 6, 7 or 8, as printed.
+
+    Attributes
+    ----------
+    detector : str
+        Our detector id (:data:`oipr_bench.reference.smd.DETECTORS`).
+    row_label : str
+        The label the paper prints (``Timesnet``, ``d_{fp}``).
+    values : dict of str to Score
+        Evaluator -> printed P/R/F1.
+    bold, underline : tuple of str
+        Evaluators whose cell is printed bold (highest F1 of the dataset) or underlined (second).
+    marks : dict of str to str
+        Evaluator -> the characteristic whose symbol follows the cell: a beneficial one the
+        evaluator lacks or a misleading one it has (:mod:`oipr_bench.vocabulary` names).
+    """
+
+    detector: str
+    row_label: str
+    values: dict[str, Score]
+    bold: tuple[str, ...]
+    underline: tuple[str, ...]
+    marks: dict[str, str]
+
+
+def smd_table(table: str) -> tuple[SmdRow, ...]:
+    """The SMD rows of Table ``table`` ("6", "7" or "8"), in the paper's order."""
+    key = str(table)
+    if key not in SMD_TABLES:
+        raise ValueError(f"no stored SMD rows for table {table!r}; choose one of {', '.join(SMD_TABLES)}")
+    return tuple(
+        SmdRow(row["detector"], row["row_label"], {ev: _score(v) for ev, v in row["values"].items()},
+               tuple(row["bold"]), tuple(row["underline"]), dict(row["marks"]))
+        for row in _load(f"table_{key}_smd")["rows"]
+    )
+
+
+def table_2() -> dict[str, dict[str, float]]:
+    """Table 2 as ``{detector: {evaluator: F1}}`` (3 decimals as printed; detectors ``d_fp``, ``d_l``, ``d_disp``, ...)."""
+    return {row["detector"]: {ev: float(v) for ev, v in row["f1"].items()} for row in _load("table_2")["rows"]}

@@ -321,8 +321,8 @@ def _summary_cards(rows: list[Any], data: ReportData) -> list[str]:
     return out
 
 
-def render_report(profile: Any, title: str | None = None) -> str:
-    """The report page of ``profile`` as an HTML string (see :func:`write_report`)."""
+def render_report(profile: Any, title: str | None = None, extra_html: str = "") -> str:
+    """The report page of ``profile`` as an HTML string (see :func:`write_report`); ``extra_html`` goes before the footer."""
     from .._version import __version__
 
     data = profile if isinstance(profile, ReportData) else report_data(profile)
@@ -359,6 +359,7 @@ def render_report(profile: Any, title: str | None = None) -> str:
         + ". Built-ins use the paper's Table 3 setting; random-detector cases are means over their 100 runs.</p>",
         _scores_table(data, case_list, builtins),
         properties_html(data.properties),
+        extra_html,
         '<footer>Written by <code>oipr-bench</code>. Self-contained: no scripts, fonts or images are loaded from '
         "elsewhere.</footer>",
         "</main></body></html>",
@@ -366,7 +367,7 @@ def render_report(profile: Any, title: str | None = None) -> str:
     return "\n".join(body) + "\n"
 
 
-def write_report(profile: Any, path: str | os.PathLike[str], title: str | None = None) -> Path:
+def write_report(profile: Any, path: str | os.PathLike[str], title: str | None = None, extra_html: str = "") -> Path:
     """Write the HTML report of ``profile`` to ``path`` (atomically) and return the path.
 
     Parameters
@@ -377,5 +378,8 @@ def write_report(profile: Any, path: str | os.PathLike[str], title: str | None =
         The ``.html`` file to write; folders are created.
     title : str, optional
         Page heading (default ``"Evaluator audit: <name>"``).
+    extra_html : str, optional
+        A section placed before the footer (the SMD section of ``--data``:
+        :func:`oipr_bench.reports.smd_section.smd_section_html`).
     """
-    return atomic_write_text(path, render_report(profile, title=title))
+    return atomic_write_text(path, render_report(profile, title=title, extra_html=extra_html))
