@@ -102,3 +102,14 @@ def test_the_report_round_trips_the_references_row(tmp_path):
     for c in CHARACTERISTICS:
         e = back.characteristic_results[c].expectation
         assert e.default == e.values and not e.deviation, c
+
+
+def test_a_reference_mode_report_verifies_and_keeps_only_declared_expectations():
+    from oipr_bench.auditing.profile.verify import options_of, verify
+
+    prof = oipr_bench.audit("PA", reference="PA", sanity=False, expect={"fragments_merging": "yes"})
+    back = Profile.from_dict(json.loads(prof.to_json()))
+    # the reference's row is recomputed from --reference, not replayed as declarations
+    assert set(options_of(back).expectations) == {"fragments_merging"}
+    result = verify(back)
+    assert not result.problems, result.problems
