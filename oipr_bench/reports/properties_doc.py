@@ -53,6 +53,8 @@ How a property is read:
 - **Reported, not judged.** A property has no default expectation: its item passes and its value is
   shown. Declare one with `--expect NAME=VALUE` (or `expect=`, an expectation file, `oipr_profile`)
   and it is judged: a different value fails, and so does a property that could not be determined.
+  With `--reference=NAME` the expected value is NAME's own (computed with its parameters), unless
+  declared otherwise; a property NAME cannot read (`not_applicable`) stays unjudged.
 - **On the metric's own scale.** Scores are read on the anchored scale of
   `oipr_bench.auditing.table5.readings` (0 = the empty prediction on that ground truth, 1 = `y_pred = y_true`),
   so a tolerance means the same for F1, AUC-ROC or an unbounded score. Properties that compare
