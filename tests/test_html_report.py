@@ -232,3 +232,27 @@ def test_a_scalar_metric_is_labelled_as_a_score_with_its_orientation():
     assert "P nan" not in page and "F1 24" not in page
     assert "score, lower is better: <b>24.0000</b>" in page  # tp_positions/c3: detected at its 25th point
     assert "audited: score, lower is better" in page and "not an F1" in page
+
+
+def test_each_property_family_shows_its_cases_as_thumbnails(tmp_path):
+    """Issue 27: like Table 5's evidence, every property section draws each case of its family (binary
+    families: ground truth over prediction; score families: ground truth over the scores), with the
+    metric's value on that case."""
+    import oipr_bench
+    from oipr_bench.reports.html_report import write_report
+    from oipr_bench.scenarios.family_files import load_families
+    from oipr_bench.vocabulary import METRIC_PROPERTIES
+
+    prof = oipr_bench.audit("PW", suite="properties", sanity=False)
+    page = write_report(prof, tmp_path / "r.html").read_text(encoding="utf-8")
+    families = load_families()
+    for name in METRIC_PROPERTIES:
+        section = page.split(f'id="ev-property-{name.replace("_", "-")}"', 1)[1].split("</section>", 1)[0]
+        cases = families[name].cases
+        assert section.count('class="thumbcase familycase"') == len(cases), name
+        for c in cases:
+            assert f'<div class="cid">{c.id}</div>' in section, c.id
+        if families[name].input == "scores":
+            assert 'aria-label="scores ' in section, name
+    fp = page.split('id="ev-property-fp-distance"', 1)[1].split("</section>", 1)[0]
+    assert "PW: <b>0.9756</b>" in fp  # the anchored score of a dK case (F1 40/41), as on the curve

@@ -49,7 +49,7 @@ def test_the_table_a1_files_are_byte_identical_to_dataset_1_0_0():
         if digest is not None:
             assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
     assert json.loads((folder / "manifest.json").read_text())["dataset_version"] == scenarios.TABLE_A1_VERSION == "1.0.0"
-    assert scenarios.DATASET_VERSION == "1.1.0" and len(scenarios.load()) == 25
+    assert scenarios.DATASET_VERSION == "1.2.0" and len(scenarios.load()) == 25
 
 
 def test_family_files_are_what_the_seeded_generator_builds():

@@ -32,7 +32,7 @@ def cases():
 def test_load_returns_the_25_table_a1_rows_in_order(cases):
     assert [c.id for c in cases] == TABLE_A1_ORDER
     assert len(cases) == 25
-    assert scenarios.TABLE_A1_VERSION == "1.0.0" and scenarios.DATASET_VERSION == "1.1.0"
+    assert scenarios.TABLE_A1_VERSION == "1.0.0" and scenarios.DATASET_VERSION == "1.2.0"
     assert scenarios.scenario_names() == list(dict.fromkeys(i.split("/")[0] for i in TABLE_A1_ORDER))
     assert list(scenarios.SCENARIO_NAMES) == scenarios.scenario_names()
 

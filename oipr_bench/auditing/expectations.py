@@ -9,7 +9,7 @@ observed value and its expectation into a status.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -22,6 +22,8 @@ __all__ = [
     "expectations_from",
     "load_expect_file",
     "merge_expectations",
+    "reference_row",
+    "REFERENCE_SOURCE",
     "judge",
     "PASSED",
     "DEVIATION",
@@ -66,17 +68,24 @@ class Expectation:
         ``"--expect"``, an expectation file, or ``"oipr_profile"``.
     reason : str
         Optional free text given with the declaration.
+    baseline : tuple of str or None
+        The default this expectation departs from, when it is not OIPR's: the reference's own row
+        under ``--reference`` (:func:`reference_row`).
     """
 
     name: str
     values: tuple[str, ...]
     source: str = "default"
     reason: str = ""
+    baseline: tuple[str, ...] | None = None
 
     @property
     def default(self) -> tuple[str, ...]:
-        """OIPR's value(s): the default expectation; ``yes`` for a sanity check (it passes); none for a
-        metric property (reported, not judged)."""
+        """The default expectation: the reference's own value under ``--reference`` (``baseline``), else
+        OIPR's value(s); ``yes`` for a sanity check (it passes); none for a metric property (reported,
+        not judged)."""
+        if self.baseline is not None:
+            return self.baseline
         return ch.DEFAULT_EXPECTED.get(self.name, SANITY_DEFAULT if self.name in SANITY_NAMES else ())
 
     @property
@@ -87,6 +96,8 @@ class Expectation:
     def describe(self) -> str:
         """``"no (declared by --expect)"``-style text."""
         vals = " or ".join(self.values)
+        if self.source.startswith(REFERENCE_SOURCE):
+            return f"{vals} (the row of {self.source})"
         why = f": {self.reason}" if self.reason else ""
         return f"{vals} (declared by {self.source}{why})" if self.source != "default" else vals
 
@@ -197,11 +208,39 @@ def load_expect_file(path: str | Path) -> dict[str, Expectation]:
     return expectations_from(data, str(p))
 
 
-def merge_expectations(*layers: Mapping[str, Expectation]) -> dict[str, Expectation]:
-    """Default expectations overridden by each layer in turn (later wins)."""
+def merge_expectations(*layers: Mapping[str, Expectation],
+                       base: Mapping[str, Expectation] | None = None) -> dict[str, Expectation]:
+    """Default expectations overridden by each layer in turn (later wins).
+
+    ``base`` (the reference's own row, :func:`reference_row`) replaces OIPR's row first; a layer's
+    declaration of a characteristic in ``base`` is then judged as a departure from the reference's
+    value (a declared property is judged plainly, as without a reference).
+    """
     out = {name: Expectation(name, ch.DEFAULT_EXPECTED[name]) for name in ch.CHARACTERISTICS}
+    base = dict(base or {})
+    out.update(base)
     for layer in layers:
-        out.update(layer)
+        out.update({n: replace(e, baseline=base[n].values) if n in base and n in ch.CHARACTERISTICS else e for n, e in layer.items()})
+    return out
+
+
+#: The source of an expectation taken from the reference's own profile (``"--reference PA"``).
+REFERENCE_SOURCE = "--reference"
+
+
+def reference_row(label: str, observed: Mapping[str, str | None]) -> dict[str, Expectation]:
+    """The expectations of ``--reference``: each characteristic and property as the reference reads it.
+
+    ``observed`` maps a characteristic or property name to the reference's own value (its audit, with
+    its parameters).  An undetermined value (None) sets nothing (OIPR's row, or no expectation, stays);
+    neither does a property the reference cannot read (``not_applicable``: not judged, as without
+    ``--reference``).  The expectations are their own default, so they pass or fail, never deviate.
+    """
+    out: dict[str, Expectation] = {}
+    for name, value in observed.items():
+        if value is None or (value == NOT_APPLICABLE and name in METRIC_PROPERTIES):
+            continue
+        out[name] = Expectation(name, (value,), f"{REFERENCE_SOURCE} {label}", baseline=(value,))
     return out
 
 

@@ -43,7 +43,8 @@ OPTIONS: tuple[PluginOption, ...] = (
     _opt(("--evaluator-param", "--oipr-evaluator-param"), "evaluator_param", metavar="KEY=VALUE", action="append",
          default=[], help="parameter for the evaluator (repeatable; values parsed as JSON where they parse)"),
     _opt(("--reference", "--oipr-reference"), "reference", metavar="NAME", default=None,
-         help="compare every case with this built-in evaluator's reference values"),
+         help="compare every case with this built-in evaluator's reference values; its own Table 5 and "
+              "property row become the expected profile"),
     _opt(("--reference-param", "--oipr-reference-param"), "reference_param", metavar="KEY=VALUE", action="append",
          default=[], help="parameter for --reference (repeatable)"),
     _opt(("--oipr-cases",), "cases", metavar="FILE", default=None,

@@ -73,6 +73,41 @@ def thumbnail_svg(y_true: np.ndarray, y_pred: np.ndarray, width: int = 290, labe
     return "".join(parts)
 
 
+def scores_thumbnail_svg(y_true: np.ndarray, scores: np.ndarray, width: int = 290, label: str | None = None,
+                         bins: int = 145) -> str:
+    """A small inline SVG: the ground-truth events (red) over the anomaly scores (blue line).
+
+    The scores are drawn as the mean of ``bins`` equal slices (at most one per point), scaled to the
+    series' own range, so a 500-point series stays a few kilobytes.
+    """
+    T = max(1, int(np.asarray(y_true).shape[0]))
+    row_h, gap, pad, line_h = 11, 5, 26, 22
+    height = row_h + gap + line_h + 14
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="thumb" width="{width + pad}" height="{height}" '
+             f'viewBox="0 0 {width + pad} {height}" role="img" aria-label="scores {esc(label or "case")}">',
+             f'<text x="0" y="{row_h - 2}" font-size="9" fill="{_GT}">gt</text>',
+             f'<rect x="{pad}" y="{row_h / 2 - 0.25:.2f}" width="{width}" height="0.5" fill="#cccccc"/>']
+    starts, ends = to_events(np.asarray(y_true))
+    for a, b in zip(starts.tolist(), ends.tolist()):
+        parts.append(f'<rect x="{pad + a / T * width:.2f}" y="0" width="{max(1.5, (b - a) / T * width):.2f}" '
+                     f'height="{row_h}" fill="{_GT}"/>')
+    s = np.asarray(scores, dtype=float)
+    cells = np.array([c.mean() for c in np.array_split(s, min(bins, s.size))])
+    lo, hi = float(np.min(cells)), float(np.max(cells))
+    level = (cells - lo) / (hi - lo) if hi > lo else np.full(cells.size, 0.5)
+    top = row_h + gap
+    xs = pad + (np.arange(cells.size) + 0.5) / cells.size * width
+    ys = top + (1.0 - level) * line_h
+    parts.append(f'<text x="0" y="{top + line_h / 2 + 3}" font-size="9" fill="{_PRED}">score</text>')
+    parts.append(f'<polyline fill="none" stroke="{_PRED}" stroke-width="1" points="'
+                 + " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys)) + '"/>')
+    axis_y = top + line_h + 11
+    parts.append(f'<text x="{pad}" y="{axis_y}" font-size="8" fill="#777">0</text>')
+    parts.append(f'<text x="{pad + width}" y="{axis_y}" font-size="8" fill="#777" text-anchor="end">T={T}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 #: CSS class and text of each status chip.
 STATUS_CLASS = {
     PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "bad",

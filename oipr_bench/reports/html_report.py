@@ -358,7 +358,7 @@ def render_report(profile: Any, title: str | None = None, extra_html: str = "") 
         + (f" (the audited evaluator's: its one number, a {esc(data.score_label)}; not an F1)" if data.score_label else "")
         + ". Built-ins use the paper's Table 3 setting; random-detector cases are means over their 100 runs.</p>",
         _scores_table(data, case_list, builtins),
-        properties_html(data.properties),
+        properties_html(data.properties, data.evaluator),
         extra_html,
         '<footer>Written by <code>oipr-bench</code>. Self-contained: no scripts, fonts or images are loaded from '
         "elsewhere.</footer>",

@@ -104,13 +104,18 @@ FP_DISTANCES = (1, 2, 4, 8, 16, 32, 64)
 
 
 def fp_distance() -> FamilyDef:
-    """Event [80, 100) detected exactly, plus one false-positive point d = 1 .. 64 points after its end."""
+    """Event [80, 100) detected exactly, plus one false-positive point with d = 1 .. 64 normal points between.
+
+    The false positive of case dK is point ``99 + K + 1``: K normal points separate it from the event's last
+    point (99), so at every distance it is a separate alarm, never a spill-over joining the detection
+    (before dataset 1.2.0 case d1 put it at 100, right after the event).
+    """
     clean = _binary_case("clean", 0, 200, ((80, 100),), ((80, 100),))
-    cases = tuple(_binary_case(f"d{d}", d, 200, ((80, 100),), ((80, 100), (99 + d, 100 + d))) for d in FP_DISTANCES)
+    cases = tuple(_binary_case(f"d{d}", d, 200, ((80, 100),), ((80, 100), (100 + d, 101 + d))) for d in FP_DISTANCES)
     return FamilyDef(v.FP_DISTANCE, BINARY, "False-positive distance",
-                     "Event [80, 100) detected exactly; case dK adds one false-positive point K points after the "
-                     "event's last point; case clean has none.", "distance of the false positive (points)", None,
-                     (clean,) + cases)
+                     "Event [80, 100) detected exactly; case dK adds one false-positive point with K normal points "
+                     "between it and the event's last point (always a separate alarm); case clean has none.",
+                     "normal points between the event and the false positive", None, (clean,) + cases)
 
 
 SPILLS = (0, 1, 2, 3, 5, 8, 12, 16, 20)
@@ -127,19 +132,27 @@ def spill_over() -> FamilyDef:
 ALARM_COUNTS = (1, 2, 5, 10)
 
 
-def redundancy_alarms(k: int, start: int = 60, width: int = 80, total: int = 20) -> Events:
-    """``k`` alarms of ``total / k`` points each, centred in ``k`` equal slices of the event."""
-    slice_len, alarm = width // k, total // k
-    return tuple((start + i * slice_len + (slice_len - alarm) // 2,
-                  start + i * slice_len + (slice_len - alarm) // 2 + alarm) for i in range(k))
+#: Where every case's first alarm starts (3 points into the event [60, 140)).
+REDUNDANCY_FIRST = 63
+
+
+def redundancy_alarms(k: int, first: int = REDUNDANCY_FIRST, end: int = 140, total: int = 20) -> Events:
+    """``k`` alarms of ``total / k`` points each, the first at ``first``, then every ``(end - first) // k`` points.
+
+    Every case shares the first alarm's start and the number of predicted points (all inside the event),
+    so the detected share and the earliest detection stay fixed while the number of alarms varies.
+    """
+    stride, alarm = (end - first) // k, total // k
+    return tuple((first + i * stride, first + i * stride + alarm) for i in range(k))
 
 
 def redundancy() -> FamilyDef:
-    """Event [60, 140); k = 1, 2, 5, 10 alarms inside it, 20 predicted points in total."""
+    """Event [60, 140); k = 1, 2, 5, 10 alarms inside it, 20 predicted points in total, the first at 63."""
     cases = tuple(_binary_case(f"k{k}", k, 200, ((60, 140),), redundancy_alarms(k)) for k in ALARM_COUNTS)
     return FamilyDef(v.REDUNDANCY, BINARY, "Redundancy",
-                     "An 80-point event [60, 140) covered by k evenly spread alarms of 20 points in total.",
-                     "alarms k inside the event", None, cases)
+                     "An 80-point event [60, 140) covered by k alarms of 20 points in total, spread evenly from "
+                     f"point {REDUNDANCY_FIRST} on: the first alarm and the detected share (20 of 80 points) are the "
+                     "same in every case.", "alarms k inside the event", None, cases)
 
 
 PADDINGS = (0, 1, 2, 4, 8)

@@ -2,9 +2,9 @@
 
 An audit runs an evaluator on the 25 special-scenario cases (Appendix A;
 all 100 runs of each random-detector case, :mod:`oipr_bench.auditing.profile.case_runs`),
-derives the ten characteristics of Table 5 with the rules of
-:mod:`oipr_bench.auditing.table5.characteristics`, compares them with the expected profile
-(OIPR's row unless declared otherwise, :mod:`oipr_bench.auditing.expectations`), runs
+derives the ten characteristics of Table 5 with the rules of :mod:`oipr_bench.auditing.table5.characteristics`,
+compares them with the expected profile (OIPR's row, the reference's own under ``reference``
+(:mod:`.expected_row`), unless declared otherwise, :mod:`oipr_bench.auditing.expectations`), runs
 the sanity checks (:mod:`oipr_bench.auditing.profile.sanity`) and, optionally, compares every
 case with a built-in evaluator's reference values (:mod:`oipr_bench.auditing.profile.comparison`).
 How it runs is one :class:`~oipr_bench.auditing.options.AuditOptions`.
@@ -15,9 +15,7 @@ result is a :class:`oipr_bench.auditing.profile.results.Profile`.
 
 Examples
 --------
->>> import oipr_bench
->>> profile = oipr_bench.audit("PA")                        # doctest: +SKIP
->>> profile.characteristics["existence_detection_reward"]   # doctest: +SKIP
+>>> oipr_bench.audit("PA").characteristics["existence_detection_reward"]   # doctest: +SKIP
 'yes'
 """
 
@@ -32,6 +30,7 @@ from ..table5 import characteristics as ch
 from .case_runs import anchor_scores, bounds_violation, pw_baseline, run_case
 from ..regression.case_sets import cases_with, user_cases_of, user_reference
 from .comparison import compare_case
+from .expected_row import reference_expectations
 from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult, run_configured
 from ..expectations import expectations_from, judge, merge_expectations
@@ -68,7 +67,8 @@ class AuditSession:
         self.resolved = resolved
         self.options = options if options is not None else AuditOptions()
         own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
-        self.expectations = merge_expectations(own, dict(self.options.expectations))
+        self.expectations = merge_expectations(own, dict(self.options.expectations),
+                                               base=reference_expectations(AuditSession, self.options))
         o = self.options
         self.declarations = declarations_of(resolved, input_kind=o.input_kind, higher_is_better=o.higher_is_better,
                                             bounds=o.bounds)
@@ -330,7 +330,7 @@ def audit(
     expect : mapping, iterable of str, or str, optional
         Declared expectations, ``{"fragments_merging": "no"}``,
         ``["fragments_merging=no"]`` or ``"fragments_merging=no"``; they override
-        the default (OIPR's row).
+        the default (OIPR's row; with ``reference``, the reference's own row).
     timeout, isolate : optional
         Per-call timeout in seconds and process isolation (see :class:`oipr_bench.auditing.calling.runner.Caller`).
     reference, reference_params, against, tolerance : optional

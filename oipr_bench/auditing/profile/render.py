@@ -147,7 +147,7 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         lines += render_characteristics(profile, markdown)
     if suite != SUITE_TABLE5:
         lines += ([""] if suite != SUITE_PROPERTIES else []) + [
-                  "metric properties (reported, not judged, unless declared; docs/properties.md)"]
+                  "metric properties (reported, not judged, unless declared or set by --reference; docs/properties.md)"]
         lines += render_properties(profile, markdown)
     if profile.sanity_results:
         lines += ["", "sanity: " + ", ".join(

@@ -150,7 +150,8 @@ class CharacteristicResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "CharacteristicResult":
-        e = Expectation(d["name"], tuple(d["expected"]), d.get("expectation_source", "default"), d.get("expectation_reason", ""))
+        e = Expectation(d["name"], tuple(d["expected"]), d.get("expectation_source", "default"), d.get("expectation_reason", ""),
+                        tuple(d["default"]) if "default" in d else None)
         f = None if d.get("evidence") is None else ch.Finding.from_dict(d["evidence"])
         return cls(d["name"], d.get("observed"), e, d["status"], f, d.get("message", ""))
 

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..expectations import Expectation
+from ..expectations import REFERENCE_SOURCE, Expectation
 from ..options import AuditOptions
 from .results import Profile
 
@@ -50,7 +50,8 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
     o, ref, d = report.options, report.reference, report.declarations
     declared = {n: Expectation(n, r.expectation.values, r.expectation.source, r.expectation.reason)
                 for n, r in report.characteristic_results.items()
-                if r.expectation.source not in ("default", "oipr_profile")}
+                if r.expectation.source not in ("default", "oipr_profile")
+                and not r.expectation.source.startswith(REFERENCE_SOURCE)}
     return AuditOptions(
         timeout=o.get("timeout") if timeout is None else timeout, isolate=bool(o.get("isolate", False)),
         reference=None if ref is None else ref["name"], reference_params={} if ref is None else dict(ref["params"]),

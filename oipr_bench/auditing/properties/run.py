@@ -62,7 +62,7 @@ DEFINITIONS: dict[str, PropertyDef] = {d.name: d for d in (
     PropertyDef(v.LAG_TOLERANCE, "Lag tolerance", BOTH,
                 "A detection that lags or leads the label by a few points should lose score gradually, not all at once; "
                 "buffer-based metrics may weigh early and late sides differently.",
-                "Paparrizos et al., VUS, PVLDB 15(11) 2022, Sec. 3 (lag); Ghorbani et al., PATE, arXiv 2405.12096, Sec. 3 (buffers)"),
+                "Paparrizos et al., VUS, PVLDB 15(11) 2022, Sec. 3 (lag), and its journal version Boniol et al., arXiv 2502.13318 (robustness under misalignment, abstract); Ghorbani et al., PATE, arXiv 2405.12096, Sec. 3 (buffers)"),
     PropertyDef(v.FP_DISTANCE, "False-positive distance", BOTH,
                 "A false alarm just beside a true event may be judged differently from one far away: proximity-aware "
                 "metrics charge the near one less.",
@@ -70,14 +70,14 @@ DEFINITIONS: dict[str, PropertyDef] = {d.name: d for d in (
     PropertyDef(v.SPILL_OVER, "Spill-over", BOTH,
                 "A detection that keeps firing after the event ends is common in practice; metrics differ in whether "
                 "that tail costs precision.",
-                "Hwang et al., eTaPR, CIKM 2022, Sec. 3; Sorbo & Ruocco, arXiv 2303.01272, Sec. 4"),
+                "Hwang et al., eTaPR, ACM SAC 2022 (doi:10.1145/3477314.3507024), its detection criterion (a prediction lying mostly outside the anomaly is not a detection; the original TaPR is Hwang et al., CIKM 2019); Sorbo & Ruocco, arXiv 2303.01272, Sec. 4"),
     PropertyDef(v.REDUNDANCY, "Redundancy", BOTH,
                 "Several separate alarms for one event (same total length) may be penalised as redundant, rewarded, or "
                 "ignored; operators usually want one alarm per event.",
-                "Wagner et al., arXiv 2510.17562; Kotowski et al., ESA-ADB, arXiv 2406.17826 (alarming precision)"),
+                "Kotowski et al., ESA-ADB, arXiv 2406.17826, its evaluation metrics (alarming precision: redundant alarms for one event); Wagner et al., arXiv 2510.17562 (verifiable properties of TSAD metrics); the one-factor family (first alarm and detected share fixed) is oipr-bench's own design"),
     PropertyDef(v.NORMAL_PADDING, "Normal padding", BOTH,
                 "Appending a long quiet normal stretch changes the anomaly ratio; a metric may or may not move with it.",
-                "Paparrizos et al., VUS, PVLDB 15(11) 2022 (anomaly ratio); Liu et al., arXiv 2511.18739"),
+                "Boniol et al., VUS journal version, arXiv 2502.13318 (robustness to the anomaly cardinality ratio, abstract and robustness experiments), extending Paparrizos et al., VUS, PVLDB 15(11) 2022; that appended normal points should change nothing is oipr-bench's own derivation (they only add true negatives)"),
     PropertyDef(v.TIME_REVERSAL, "Time reversal", BOTH,
                 "A metric with a positional bias (front-end or back-end) scores a layout and its mirror image "
                 "differently; a flat bias does not.",
@@ -93,10 +93,10 @@ DEFINITIONS: dict[str, PropertyDef] = {d.name: d for d in (
     PropertyDef(v.RANKING_CONSISTENCY, "Ranking consistency", SCORES,
                 "A detector made progressively worse should get progressively lower scores; the rank correlation "
                 "measures how well a metric separates grades.",
-                "Ranking consistency (CCE/RankEval), arXiv 2509.01098; Paparrizos et al., VUS, PVLDB 2022 (separability)"),
+                "Yang et al., CCE and RankEval, arXiv 2509.01098 (RankEval: rank correlation of a metric with graded detectors); Paparrizos et al., VUS, PVLDB 15(11) 2022 (separability)"),
     PropertyDef(v.NOISE_ROBUSTNESS, "Noise robustness", SCORES,
                 "Small random noise on the anomaly scores should not move a metric much.",
-                "Paparrizos et al., VUS, PVLDB 15(11) 2022, Sec. 5 (robustness to noise)"),
+                "Paparrizos et al., VUS, PVLDB 15(11) 2022, Sec. 5 (robustness to noise), and Boniol et al., arXiv 2502.13318 (robustness under noise, abstract); Yang et al., CCE, arXiv 2509.01098 (Lipschitz robustness against score perturbations)"),
     PropertyDef(v.TRANSFORM_INVARIANCE, "Monotone-transform invariance", SCORES,
                 "A threshold-free metric depends only on the order of the scores, so a strictly increasing transform "
                 "leaves it unchanged; a fixed threshold does not.",
@@ -108,7 +108,7 @@ DEFINITIONS: dict[str, PropertyDef] = {d.name: d for d in (
     PropertyDef(v.CHANCE_ORDERING, "Chance ordering", SCORES,
                 "A perfect score should beat random scores, which should not lose to a constant score, which should "
                 "beat the inverted perfect score.",
-                "anomalib issue #3781; pyod issue #736"),
+                "Fawcett, An introduction to ROC analysis, Pattern Recognition Letters 27(8) 2006, Sec. 3.1 (random scores lie on the diagonal; a classifier below it is an inverted one); Kim et al., AAAI 2022 (arXiv 2109.05257: random scores overrated by point adjustment); Yang et al., arXiv 2511.18739 (dimension 5: robustness against random or inflated scores); the full order perfect > random ~ constant > inverted is oipr-bench's own derivation"),
 )}
 assert tuple(DEFINITIONS) == v.METRIC_PROPERTIES
 
