@@ -32,7 +32,7 @@ def _as_scores(value: object, where: str) -> np.ndarray:
     bad = ~np.isfinite(out)
     if bad.any():
         idx = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{where} must be finite; found {arr[idx]!r} at index {idx}")
+        raise ValueError(f"{where} must be finite; found {float(out[idx])} at index {idx}")
     return out
 
 
