@@ -138,8 +138,10 @@ def test_bad_window_params(name: str, params: dict, kind: type, text: str) -> No
 def test_bad_choice_params() -> None:
     with pytest.raises(ValueError, match="estimator must be one of average_precision, trapezoid"):
         evaluators.get("AUC-PR", estimator="step")
-    with pytest.raises(ValueError, match="definition must be one of volume, vus"):
-        evaluators.get("R-AUC-PR", definition="tsb")
+    with pytest.raises(ValueError, match="definition must be one of tsb-ad, vus, timeeval-compat"):
+        evaluators.get("R-AUC-PR", definition="volume")
+    with pytest.raises(ValueError, match="definition must be one of tsb-ad, timeeval-compat"):
+        evaluators.get("VUS-PR", definition="vus")
 
 
 @pytest.mark.parametrize("name", ["AUC-ROC", "AUC-PR", *RANGE_NAMES])
@@ -174,8 +176,8 @@ def test_registry() -> None:
         ev = evaluators.get(name)
         assert ev.name == name and ev.input_kind == "scores"
         assert isinstance(ev([0, 1, 0, 0], [0.2, 0.7, 0.1, 0.4]), float)
-    assert evaluators.get("VUS-PR").params == {"sliding_window": 100, "thresholds": 250}
-    assert evaluators.get("R-AUC-ROC").params == {"sliding_window": 100, "thresholds": 250, "definition": "volume"}
+    assert evaluators.get("VUS-PR").params == {"sliding_window": 100, "thresholds": 250, "definition": "tsb-ad"}
+    assert evaluators.get("R-AUC-ROC").params == {"sliding_window": 100, "thresholds": 250, "definition": "tsb-ad"}
     assert "VUS-PR" not in evaluators.NAMES  # NAMES stays the paper's seven binary evaluators
 
 
@@ -195,8 +197,9 @@ def test_auc_matches_oracle(case, which: str) -> None:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cases(max_size=50), st.integers(0, 14), st.integers(1, 30), st.sampled_from(["volume", "vus"]))
-@example((series(12, (0, 2), (10, 12)), np.arange(12.0)), 9, 5, "volume")  # events at both ends
+@given(cases(max_size=50), st.integers(0, 14), st.integers(1, 30), st.sampled_from(["tsb-ad", "vus", "timeeval-compat"]))
+@example((series(12, (0, 2), (10, 12)), np.arange(12.0)), 9, 5, "tsb-ad")  # events at both ends
+@example((series(12, (0, 2), (5, 6), (10, 12)), np.arange(12.0) % 3), 8, 5, "timeeval-compat")
 @example((series(12, (3, 4), (5, 6), (7, 8)), np.ones(12)), 10, 4, "vus")  # one value; slopes overlap
 @example((series(9, (4, 5)), np.array([0, 1, 0, 1, 0, 1, 0, 1, 0.0])), 4, 9, "vus")
 def test_range_auc_matches_oracle(case, window: int, n: int, definition: str) -> None:
@@ -207,12 +210,13 @@ def test_range_auc_matches_oracle(case, window: int, n: int, definition: str) ->
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cases(max_size=40), st.integers(0, 12), st.integers(1, 25))
-@example((series(10, (0, 1), (2, 3), (9, 10)), np.array([3, 3, 1, 0, 2, 2, 2, 1, 0, 3.0])), 12, 7)
-@example((series(6, (1, 5)), np.full(6, 0.25)), 5, 1)
-def test_vus_matches_oracle(case, window: int, n: int) -> None:
+@given(cases(max_size=40), st.integers(0, 12), st.integers(1, 25), st.sampled_from(["tsb-ad", "timeeval-compat"]))
+@example((series(10, (0, 1), (2, 3), (9, 10)), np.array([3, 3, 1, 0, 2, 2, 2, 1, 0, 3.0])), 12, 7, "tsb-ad")
+@example((series(6, (1, 5)), np.full(6, 0.25)), 5, 1, "tsb-ad")
+@example((series(10, (0, 1), (3, 4), (9, 10)), np.array([3, 3, 1, 0, 2, 2, 2, 1, 0, 3.0])), 9, 7, "timeeval-compat")
+def test_vus_matches_oracle(case, window: int, n: int, definition: str) -> None:
     y, s = case
-    params = {"sliding_window": window, "thresholds": n}
+    params = {"sliding_window": window, "thresholds": n, "definition": definition}
     for name in ("VUS-ROC", "VUS-PR"):
         assert _close(evaluators.get(name, **params)(y, s), score_oracle(name, **params)(y, s)), name
 
@@ -225,9 +229,16 @@ def test_vus_crosses_blocks_and_matches_oracle() -> None:
     for start in (0, 40, BLOCK - 3, BLOCK + 5, size - 2):
         y[start:start + 2] = 1
     s = np.round(rng.random(size), 2)
-    params = {"sliding_window": 12, "thresholds": 6}
-    for name in ("VUS-ROC", "VUS-PR"):
-        assert _close(evaluators.get(name, **params)(y, s), score_oracle(name, **params)(y, s)), name
+    for params in ({"sliding_window": 12, "thresholds": 6}, {"sliding_window": 7, "thresholds": 5, "definition": "timeeval-compat"}):
+        for name in ("VUS-ROC", "VUS-PR"):
+            assert _close(evaluators.get(name, **params)(y, s), score_oracle(name, **params)(y, s)), name
+
+
+def test_timeeval_compat_slope_after_is_one_shorter() -> None:
+    y = [0, 0, 0, 1, 0, 0, 0]
+    a, b = math.sqrt(1 - 1 / 4), math.sqrt(1 - 2 / 4)
+    assert sloped_labels_oracle(y, 4) == pytest.approx([0, b, a, 1, a, b, 0], abs=1e-15)
+    assert sloped_labels_oracle(y, 4, short_after=True) == pytest.approx([0, b, a, 1, a, 0, 0], abs=1e-15)
 
 
 def test_vus_is_mean_of_volume_range_aucs() -> None:

@@ -7,9 +7,11 @@ window, and scores with ties and plateaus.
 
 - VUS-ROC / VUS-PR = TSB-AD's ``generate_curve(y, s, W, 'opt', n)[6]`` / ``[7]`` and vus's
   ``RangeAUC_volume_opt(...)[4]`` / ``[5]``;
-- R-AUC-ROC / R-AUC-PR, ``definition="volume"``: the area of window ``W`` on that surface,
+- R-AUC-ROC / R-AUC-PR, ``definition="tsb-ad"``: the area of window ``W`` on that surface,
   ``(W + 1) * VUS(W) - W * VUS(W - 1)`` from two ``generate_curve`` calls;
 - R-AUC-ROC / R-AUC-PR, ``definition="vus"``: vus's ``RangeAUC(..., window=W)[0]`` / ``[1]``;
+- ``definition="timeeval-compat"``: TimeEval 1.5's ``RangeRocAUC`` / ``RangePrAUC(buffer_size=W,
+  compatibility_mode=True)`` and ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=W, compatibility_mode=True)``;
 - AUC-ROC = ``roc_auc_score``; AUC-PR = ``average_precision_score`` (``"average_precision"``)
   and ``auc(recall, precision)`` over ``precision_recall_curve`` (``"trapezoid"``, vus's ``metric_PR``).
 """
@@ -23,7 +25,7 @@ import pytest
 
 from oipr_bench import evaluators
 
-MISSING = [m for m in ("TSB_AD", "vus", "sklearn") if importlib.util.find_spec(m) is None]
+MISSING = [m for m in ("TSB_AD", "vus", "sklearn", "timeeval") if importlib.util.find_spec(m) is None]
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"{', '.join(MISSING)} not installed (make the atlas env: atlas/make-env.sh VENV)")
 
 TOL = 1e-9
@@ -105,6 +107,41 @@ def test_range_auc_vus_definition_equals_vus_package(seed: int, window: int) -> 
     out = metricor().RangeAUC(labels=y, score=s, window=window, plot_ROC=True)
     assert abs(evaluators.get("R-AUC-ROC", sliding_window=window, definition="vus")(y, s) - out[0]) < TOL
     assert abs(evaluators.get("R-AUC-PR", sliding_window=window, definition="vus")(y, s) - out[1]) < TOL
+
+
+@pytest.fixture(scope="module")
+def timeeval_metrics():
+    """``timeeval.metrics`` without ``timeeval/__init__.py`` (which imports the experiment runner)."""
+    import importlib
+    import sys
+    import types
+
+    if "timeeval" not in sys.modules:
+        shell = types.ModuleType("timeeval")
+        shell.__path__ = list(importlib.util.find_spec("timeeval").submodule_search_locations)
+        sys.modules["timeeval"] = shell
+    return importlib.import_module("timeeval.metrics")
+
+
+@pytest.mark.parametrize("seed", SEEDS[:6])
+@pytest.mark.parametrize("window", [0, 1, 2, 9, 100])
+def test_range_auc_timeeval_compat_equals_timeeval(timeeval_metrics, seed: int, window: int) -> None:
+    y, s = _case(seed)
+    roc = timeeval_metrics.RangeRocAUC(buffer_size=window, compatibility_mode=True).score(y, s)
+    pr = timeeval_metrics.RangePrAUC(buffer_size=window, compatibility_mode=True).score(y, s)
+    assert abs(evaluators.get("R-AUC-ROC", sliding_window=window, definition="timeeval-compat")(y, s) - roc) < TOL
+    assert abs(evaluators.get("R-AUC-PR", sliding_window=window, definition="timeeval-compat")(y, s) - pr) < TOL
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_vus_timeeval_compat_equals_timeeval(timeeval_metrics, seed: int) -> None:
+    y, s = _case(seed)
+    y, s = y[:600], s[:600]  # TimeEval recomputes everything per window: keep it short
+    window = 40
+    roc = timeeval_metrics.RangeRocVUS(max_buffer_size=window, compatibility_mode=True).score(y, s)
+    pr = timeeval_metrics.RangePrVUS(max_buffer_size=window, compatibility_mode=True).score(y, s)
+    assert abs(evaluators.get("VUS-ROC", sliding_window=window, definition="timeeval-compat")(y, s) - roc) < TOL
+    assert abs(evaluators.get("VUS-PR", sliding_window=window, definition="timeeval-compat")(y, s) - pr) < TOL
 
 
 def test_tsb_ad_range_auc_still_crashes(tsb) -> None:

@@ -7,6 +7,8 @@ vus 0.0.6's ``RangeAUC`` run it, restated with plain loops:
 2. Sloped labels of window ``w``: start from ``y_true``; for each event in turn, add
    ``sqrt(1 - d / w)`` to the point ``d`` after its last point and to the point ``d``
    before its first point, ``d = 1 .. w // 2`` (inside the series); cap every label at 1.
+   (TimeEval's compatibility mode, the authors' earlier code: after the event only
+   ``d = 1 .. w // 2 - 1``.)
 3. Thresholds: sort the scores from high to low and take the values at positions
    ``floor(k * (T - 1) / (n - 1))``, ``k = 0 .. n - 1`` (numpy's ``linspace``, computed
    as ``k * step`` in floating point like numpy does); threshold ``theta`` predicts
@@ -16,13 +18,17 @@ vus 0.0.6's ``RangeAUC`` run it, restated with plain loops:
    non-zero sloped labels.
 5. ``"volume"``: labels inside segments are multiplied by the prediction, event points are
    set back to 1; ``TP = sum(label * pred)``, ``P_new = (P + sum(label)) / 2``.
-   ``"runs"``: ``TP = sum(sloped * pred)``, ``P_new = (P + sum(sloped)) / 2``.
+   ``"runs"`` (and TimeEval's compatibility mode): ``TP = sum(sloped * pred)``,
+   ``P_new = (P + sum(sloped)) / 2``.
    Then ``TPR = min(TP / P_new, 1) * (segments holding a predicted point) / segments``,
    ``FPR = (predicted - TP) / (T - P_new)``, precision ``TP / predicted``.
 6. ROC area: trapezoids through ``(0, 0)``, the ``n`` points, ``(1, 1)``.  PR area: widths
    ``TPR_j - TPR_{j-1}`` (``TPR_0 = 0``) times ``precision_j`` (``"volume"``) or times the
    mean of ``precision_j`` and ``precision_{j-1}`` with ``precision_0 = 1`` (``"runs"``).
-7. VUS: the mean of the ``"volume"`` areas over the windows ``0, 1, ..., W``.
+7. VUS: the mean of the areas over the windows ``0, 1, ..., W``.
+
+``convention`` is ``"volume"`` (TSB-AD), ``"runs"`` (vus's ``RangeAUC``) or ``"compat"``
+(``"runs"`` with the shorter slope after events, TimeEval's compatibility mode).
 """
 
 from __future__ import annotations
@@ -46,13 +52,13 @@ def events_oracle(y_true: Sequence[int]) -> list[tuple[int, int]]:
     return events
 
 
-def sloped_labels_oracle(y_true: Sequence[int], w: int) -> list[float]:
+def sloped_labels_oracle(y_true: Sequence[int], w: int, short_after: bool = False) -> list[float]:
     """Step 2: the labels of window ``w`` with slopes around every event."""
     size = len(y_true)
     labels = [float(v) for v in y_true]
     for start, end in events_oracle(y_true):
         last = end - 1
-        for d in range(1, w // 2 + 1):
+        for d in range(1, w // 2 + (0 if short_after else 1)):
             if last + d < size:
                 labels[last + d] += math.sqrt(1 - d / w)
         for d in range(1, w // 2 + 1):
@@ -74,7 +80,7 @@ def thresholds_oracle(scores: Sequence[float], n: int) -> list[float]:
 def segments_oracle(y_true: Sequence[int], sloped: Sequence[float], w: int, convention: str) -> list[tuple[int, int]]:
     """Step 4: the segments of window ``w`` as inclusive ``(first, last)`` index pairs."""
     size, h = len(y_true), w // 2
-    if convention == "runs":
+    if convention in ("runs", "compat"):
         return [(start, end - 1) for start, end in events_oracle([1 if v > 0 else 0 for v in sloped])]
     events = events_oracle(y_true)
     segments = []
@@ -115,7 +121,7 @@ def _rates(y_true: Sequence[int], sloped: Sequence[float], segments: list[tuple[
 def range_auc_oracle(y_true: Sequence[int], scores: Sequence[float], w: int, n: int,
                      convention: str = "volume") -> tuple[float, float]:
     """Steps 1-6: ``(ROC area, PR area)`` at window ``w`` with ``n`` thresholds."""
-    sloped = sloped_labels_oracle(y_true, w)
+    sloped = sloped_labels_oracle(y_true, w, short_after=convention == "compat")
     segments = segments_oracle(y_true, sloped, w, convention)
     tprs, fprs, precisions = [0.0], [0.0], [1.0]
     for theta in thresholds_oracle(scores, n):
@@ -135,11 +141,12 @@ def range_auc_oracle(y_true: Sequence[int], scores: Sequence[float], w: int, n: 
     return roc, pr
 
 
-def vus_oracle(y_true: Sequence[int], scores: Sequence[float], sliding_window: int, n: int) -> tuple[float, float]:
+def vus_oracle(y_true: Sequence[int], scores: Sequence[float], sliding_window: int, n: int,
+               convention: str = "volume") -> tuple[float, float]:
     """Step 7: ``(VUS-ROC, VUS-PR)``, the mean areas over windows ``0 .. sliding_window``."""
     roc = pr = 0.0
     for w in range(sliding_window + 1):
-        a, b = range_auc_oracle(y_true, scores, w, n, "volume")
+        a, b = range_auc_oracle(y_true, scores, w, n, convention)
         roc += a
         pr += b
     return roc / (sliding_window + 1), pr / (sliding_window + 1)

@@ -12,7 +12,10 @@ from typing import Any, Callable, Sequence
 from .auc import auc_pr_oracle, auc_roc_oracle
 from .range_auc import range_auc_oracle, vus_oracle
 
-__all__ = ["score_oracle"]
+__all__ = ["score_oracle", "CONVENTIONS"]
+
+#: The oracle convention of each ``definition`` parameter value.
+CONVENTIONS = {"tsb-ad": "volume", "vus": "runs", "timeeval-compat": "compat"}
 
 
 def _lists(y_true: Sequence[int], scores: Sequence[float]) -> tuple[list[int], list[float]]:
@@ -35,11 +38,11 @@ def score_oracle(name: str, **params: Any) -> Callable[[Sequence[int], Sequence[
         return lambda t, s: auc_roc_oracle(*_lists(t, s))
     if name == "AUC-PR":
         return lambda t, s: auc_pr_oracle(*_lists(t, s), params.get("estimator", "average_precision"))
+    convention = CONVENTIONS[params.get("definition", "tsb-ad")]
     if name in ("R-AUC-ROC", "R-AUC-PR"):
-        convention = "runs" if params.get("definition", "volume") == "vus" else "volume"
         which = 0 if name == "R-AUC-ROC" else 1
         return lambda t, s: range_auc_oracle(*_lists(t, s), window, n, convention)[which]
     if name in ("VUS-ROC", "VUS-PR"):
         which = 0 if name == "VUS-ROC" else 1
-        return lambda t, s: vus_oracle(*_lists(t, s), window, n)[which]
+        return lambda t, s: vus_oracle(*_lists(t, s), window, n, convention)[which]
     raise ValueError(f"no score oracle for {name!r}")

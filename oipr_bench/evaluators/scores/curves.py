@@ -38,9 +38,9 @@ CONVENTIONS = ("volume", "runs")
 class _SlopeMass:
     """The slope mass per bin at each half-window ``h``, updated as ``h`` grows."""
 
-    def __init__(self, y_true: np.ndarray, bins: np.ndarray, reach: int, n_bins: int) -> None:
+    def __init__(self, y_true: np.ndarray, bins: np.ndarray, reach: int, n_bins: int, right_short: bool) -> None:
         starts, ends = to_events(y_true)
-        self.counts = slope_counts(starts, ends - 1, bins, reach, n_bins)
+        self.counts = slope_counts(starts, ends - 1, bins, reach, n_bins, right_short)
         self.single = np.zeros((reach + 1, n_bins))  # points one event reaches, by (d1, bin)
         self.capped = np.zeros(n_bins)               # points two or more events reach, by bin
         c = self.counts
@@ -52,9 +52,9 @@ class _SlopeMass:
         """Apply the points whose label changes at half-window ``h``."""
         c = self.counts
         new = slice(self.by_d1[h], self.by_d1[h + 1])
-        np.add.at(self.single, (c.d1[new], c.bins[new]), c.count[new])
+        np.add.at(self.single, (c.gain_d[new], c.bins[new]), c.count[new])
         full = self.end_order[self.by_d2[h]:self.by_d2[h + 1]]
-        np.add.at(self.single, (c.d1[full], c.bins[full]), -c.count[full])
+        np.add.at(self.single, (c.gain_d[full], c.bins[full]), -c.count[full])
         np.add.at(self.capped, c.bins[full], c.count[full])
 
     def at(self, w: int) -> np.ndarray:
@@ -67,7 +67,7 @@ class _SlopeMass:
 
 
 def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int], n_thresholds: int,
-                 convention: str = "volume") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 convention: str = "volume", right_short: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """TPR, FPR and precision at each sampled threshold, one row per window.
 
     Parameters
@@ -80,6 +80,9 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
         Number of sampled thresholds.
     convention : {"volume", "runs"}
         See the module notes.
+    right_short : bool, default False
+        Slopes after an event reach ``w // 2 - 1`` points (the authors' earlier
+        ``extend_postive_range``, TimeEval's ``compatibility_mode``), before it ``w // 2``.
 
     Returns
     -------
@@ -91,7 +94,7 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
     predicted = cumulative(bins, n).astype(np.float64)
     hit_events = cumulative(bins[y_true.view(np.bool_)], n).astype(np.float64)
     reach = max(windows) // 2
-    mass = _SlopeMass(y_true, bins, reach, n + 1)
+    mass = _SlopeMass(y_true, bins, reach, n + 1, right_short)
     starts, ends = to_events(y_true)
     segments = segment_minima(starts, ends - 1, bins, reach, n)
     out = np.empty((3, len(windows), n))
@@ -105,7 +108,9 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
         extra = slope if convention == "volume" else np.full(n, by_bin.sum())
         p_new = (positives + (positives + extra)) / 2
         tp = hit_events + slope
-        first = segments.first_hits(w // 2, 2 * (w // 2) + (convention == "runs"))
+        h = w // 2
+        h_after = max(h - 1, 0) if right_short else h
+        first = segments.first_hits(h, h + h_after + (convention == "runs"), h_after)
         out[0, row] = np.minimum(tp / p_new, 1) * (cumulative(first, n) / first.size)
         out[1, row] = (predicted - tp) / (size - p_new)
         out[2, row] = tp / predicted

@@ -1,8 +1,8 @@
 """R-AUC-ROC and R-AUC-PR: range-AUC at one window (Paparrizos et al., VLDB 2022).
 
-Two definitions, chosen by ``definition``:
+Three definitions, chosen by ``definition``:
 
-``"volume"`` (default)
+``"tsb-ad"`` (default)
     The curve of window ``w = sliding_window`` on TSB-AD 1.5's VUS surface
     (``RangeAUC_volume_opt``, the function behind ``generate_curve``): VUS is the mean of
     these areas over ``w = 0 .. W``.  Trapezoid ROC area, step-wise PR area.  TSB-AD 1.5's
@@ -13,6 +13,11 @@ Two definitions, chosen by ``definition``:
     non-zero extended labels, ``P_new`` counts the whole slope mass at every threshold,
     and the PR area uses trapezoids from precision 1.  vus fixes 250 thresholds;
     ``thresholds`` is kept as a parameter here.
+``"timeeval-compat"``
+    TimeEval 1.5's ``RangeRocAUC`` / ``RangePrAUC(buffer_size=sliding_window,
+    compatibility_mode=True)`` (the authors' earlier ``RangeAUC``): as ``"vus"``, but the
+    slope after an event reaches ``sliding_window // 2 - 1`` points instead of
+    ``sliding_window // 2``.  TimeEval fixes 250 thresholds in this mode.
 """
 
 from __future__ import annotations
@@ -29,16 +34,17 @@ from .window_params import check_window_params
 
 __all__ = ["RangeAucRoc", "RangeAucPr", "range_auc", "DEFINITIONS"]
 
-#: The definitions of range-AUC: TSB-AD's volume slice and vus's ``RangeAUC``.
-DEFINITIONS = ("volume", "vus")
+#: The definitions of range-AUC: TSB-AD's volume slice, vus's ``RangeAUC``, TimeEval's compatibility mode.
+DEFINITIONS = ("tsb-ad", "vus", "timeeval-compat")
 
 
 def range_auc(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
-              definition: str = "volume") -> tuple[float, float]:
+              definition: str = "tsb-ad") -> tuple[float, float]:
     """``(R-AUC-ROC, R-AUC-PR)`` of validated inputs."""
-    convention = "volume" if definition == "volume" else "runs"
-    tpr, fpr, precision = range_curves(y_true, scores, [sliding_window], thresholds, convention)
-    return float(roc_area(tpr, fpr)[0]), float(pr_area(tpr, precision, trapezoid=definition == "vus")[0])
+    convention = "volume" if definition == "tsb-ad" else "runs"
+    tpr, fpr, precision = range_curves(y_true, scores, [sliding_window], thresholds, convention,
+                                       right_short=definition == "timeeval-compat")
+    return float(roc_area(tpr, fpr)[0]), float(pr_area(tpr, precision, trapezoid=definition != "tsb-ad")[0])
 
 
 class _Range(Evaluator):
@@ -47,7 +53,7 @@ class _Range(Evaluator):
     input_kind = "scores"
     which = 0
 
-    def __init__(self, sliding_window: int = 100, thresholds: int = 250, definition: str = "volume") -> None:
+    def __init__(self, sliding_window: int = 100, thresholds: int = 250, definition: str = "tsb-ad") -> None:
         self.sliding_window, self.thresholds = check_window_params(self.name, sliding_window, thresholds)
         self.definition = check_choice(self.name, "definition", definition, DEFINITIONS)
 
@@ -65,7 +71,7 @@ class RangeAucRoc(_Range):
         The window ``w`` in points; labels extend ``w // 2`` points each side.
     thresholds : int, default 250
         Number of sampled thresholds.
-    definition : {"volume", "vus"}, default "volume"
+    definition : {"tsb-ad", "vus", "timeeval-compat"}, default "tsb-ad"
         See the module notes.
     """
 

@@ -58,12 +58,14 @@ class SegmentMinima:
         self.after_min, self.after_at = _ragged_running_min(bins, last + 1, 1, after, never)
         self.before_len, self.after_len = before, after
 
-    def first_hits(self, h: int, split_gap: int) -> np.ndarray:
+    def first_hits(self, h: int, split_gap: int, h_after: int | None = None) -> np.ndarray:
         """First threshold index hitting each segment at half-window ``h``.
 
         ``split_gap`` is ``2h`` (``"volume"``) or ``2h + 1`` (``"runs"``): events with
-        ``s_{i+1} - e_i > split_gap`` start a new segment.
+        ``s_{i+1} - e_i > split_gap`` start a new segment.  ``h_after`` is the margin
+        after a segment's last event when it differs from ``h`` (TimeEval's compatibility mode).
         """
+        h_after = h if h_after is None else h_after
         apart = np.flatnonzero(self.starts[1:] - self.last[:-1] > split_gap)
         first = np.concatenate(([0], apart + 1))
         final = np.concatenate((apart, [self.starts.size - 1]))
@@ -74,7 +76,7 @@ class SegmentMinima:
         if h > 0:
             m = np.minimum(self.before_len[first], h)
             left = np.where(m > 0, self.before_min[self.before_at[first] + np.maximum(m - 1, 0)], self.never)
-            m = np.minimum(self.after_len[final], h)
+            m = np.minimum(self.after_len[final], h_after)
             right = np.where(m > 0, self.after_min[self.after_at[final] + np.maximum(m - 1, 0)], self.never)
             hits = np.minimum(np.minimum(inner, left), right)
         return hits

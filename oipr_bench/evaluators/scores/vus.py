@@ -7,6 +7,11 @@ output 6, VUS-PR its output 7), which is also vus 0.0.6's ``RangeAUC_volume_opt`
 sloped labels around each event (:mod:`.slopes`), ``thresholds`` sampled score values
 (:mod:`.bins`), existence over the merged segments of each window (:mod:`.segments`),
 trapezoid ROC areas and step-wise PR areas (:mod:`.curves`, convention ``"volume"``).
+That is ``definition="tsb-ad"``, the default.  ``definition="timeeval-compat"`` is TimeEval
+1.5's ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=sliding_window, compatibility_mode=True)``:
+the mean over the windows of the authors' earlier ``RangeAUC`` (segments are runs of non-zero
+sloped labels, ``P_new`` counts the whole slope mass, trapezoid PR areas, and the slope after
+an event is one point shorter), with 250 thresholds in TimeEval.
 
 The kernel is exact to floating-point rounding and takes O(T log T + W * (W / 2) *
 thresholds) time and O(T + W * thresholds) memory, against TSB-AD's
@@ -20,18 +25,25 @@ from typing import Any
 import numpy as np
 
 from .._base import Evaluator
+from .._params import check_choice
 from .curves import pr_area, range_curves, roc_area
 from .inputs import check_scores
 from .window_params import check_window_params
 
-__all__ = ["VusRoc", "VusPr", "vus"]
+__all__ = ["VusRoc", "VusPr", "vus", "DEFINITIONS"]
+
+#: The definitions of VUS: TSB-AD's (and vus's) volume, TimeEval's compatibility mode.
+DEFINITIONS = ("tsb-ad", "timeeval-compat")
 
 
-def vus(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250) -> tuple[float, float]:
+def vus(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
+        definition: str = "tsb-ad") -> tuple[float, float]:
     """``(VUS-ROC, VUS-PR)`` of validated inputs."""
-    tpr, fpr, precision = range_curves(y_true, scores, range(sliding_window + 1), thresholds, "volume")
+    compat = definition == "timeeval-compat"
+    tpr, fpr, precision = range_curves(y_true, scores, range(sliding_window + 1), thresholds,
+                                       "runs" if compat else "volume", right_short=compat)
     windows = sliding_window + 1
-    return float(np.sum(roc_area(tpr, fpr)) / windows), float(np.sum(pr_area(tpr, precision)) / windows)
+    return float(np.sum(roc_area(tpr, fpr)) / windows), float(np.sum(pr_area(tpr, precision, trapezoid=compat)) / windows)
 
 
 class _Volume(Evaluator):
@@ -40,12 +52,13 @@ class _Volume(Evaluator):
     input_kind = "scores"
     which = 0
 
-    def __init__(self, sliding_window: int = 100, thresholds: int = 250) -> None:
+    def __init__(self, sliding_window: int = 100, thresholds: int = 250, definition: str = "tsb-ad") -> None:
         self.sliding_window, self.thresholds = check_window_params(self.name, sliding_window, thresholds)
+        self.definition = check_choice(self.name, "definition", definition, DEFINITIONS)
 
     def __call__(self, y_true: Any, scores: Any) -> float:
         t, s = check_scores(y_true, scores, evaluator=self.name)
-        return vus(t, s, self.sliding_window, self.thresholds)[self.which]
+        return vus(t, s, self.sliding_window, self.thresholds, self.definition)[self.which]
 
 
 class VusRoc(_Volume):
@@ -57,6 +70,8 @@ class VusRoc(_Volume):
         Largest window ``W`` (TSB-AD's ``slidingWindow``); windows ``0 .. W`` are averaged.
     thresholds : int, default 250
         Number of sampled thresholds (TSB-AD's ``thre``).
+    definition : {"tsb-ad", "timeeval-compat"}, default "tsb-ad"
+        See the module notes.
     """
 
     name = "VUS-ROC"
