@@ -138,9 +138,9 @@ def test_bad_window_params(name: str, params: dict, kind: type, text: str) -> No
 def test_bad_choice_params() -> None:
     with pytest.raises(ValueError, match="estimator must be one of average_precision, trapezoid"):
         evaluators.get("AUC-PR", estimator="step")
-    with pytest.raises(ValueError, match="definition must be one of tsb-ad, vus, timeeval-compat"):
+    with pytest.raises(ValueError, match="definition must be one of tsb-ad, vus, timeeval-compat, timeeval"):
         evaluators.get("R-AUC-PR", definition="volume")
-    with pytest.raises(ValueError, match="definition must be one of tsb-ad, timeeval-compat"):
+    with pytest.raises(ValueError, match="definition must be one of tsb-ad, timeeval-compat, timeeval"):
         evaluators.get("VUS-PR", definition="vus")
 
 
@@ -197,9 +197,10 @@ def test_auc_matches_oracle(case, which: str) -> None:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cases(max_size=50), st.integers(0, 14), st.integers(1, 30), st.sampled_from(["tsb-ad", "vus", "timeeval-compat"]))
+@given(cases(max_size=50), st.integers(0, 14), st.integers(1, 30), st.sampled_from(["tsb-ad", "vus", "timeeval-compat", "timeeval"]))
 @example((series(12, (0, 2), (10, 12)), np.arange(12.0)), 9, 5, "tsb-ad")  # events at both ends
 @example((series(12, (0, 2), (5, 6), (10, 12)), np.arange(12.0) % 3), 8, 5, "timeeval-compat")
+@example((series(12, (0, 2), (5, 6), (10, 12)), np.arange(12.0) % 4), 6, 40, "timeeval")  # window's extra point
 @example((series(12, (3, 4), (5, 6), (7, 8)), np.ones(12)), 10, 4, "vus")  # one value; slopes overlap
 @example((series(9, (4, 5)), np.array([0, 1, 0, 1, 0, 1, 0, 1, 0.0])), 4, 9, "vus")
 def test_range_auc_matches_oracle(case, window: int, n: int, definition: str) -> None:
@@ -210,7 +211,7 @@ def test_range_auc_matches_oracle(case, window: int, n: int, definition: str) ->
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cases(max_size=40), st.integers(0, 12), st.integers(1, 25), st.sampled_from(["tsb-ad", "timeeval-compat"]))
+@given(cases(max_size=40), st.integers(0, 12), st.integers(1, 25), st.sampled_from(["tsb-ad", "timeeval-compat", "timeeval"]))
 @example((series(10, (0, 1), (2, 3), (9, 10)), np.array([3, 3, 1, 0, 2, 2, 2, 1, 0, 3.0])), 12, 7, "tsb-ad")
 @example((series(6, (1, 5)), np.full(6, 0.25)), 5, 1, "tsb-ad")
 @example((series(10, (0, 1), (3, 4), (9, 10)), np.array([3, 3, 1, 0, 2, 2, 2, 1, 0, 3.0])), 9, 7, "timeeval-compat")
@@ -229,7 +230,8 @@ def test_vus_crosses_blocks_and_matches_oracle() -> None:
     for start in (0, 40, BLOCK - 3, BLOCK + 5, size - 2):
         y[start:start + 2] = 1
     s = np.round(rng.random(size), 2)
-    for params in ({"sliding_window": 12, "thresholds": 6}, {"sliding_window": 7, "thresholds": 5, "definition": "timeeval-compat"}):
+    for params in ({"sliding_window": 12, "thresholds": 6}, {"sliding_window": 7, "thresholds": 5, "definition": "timeeval-compat"},
+                   {"sliding_window": 9, "thresholds": 4, "definition": "timeeval"}):
         for name in ("VUS-ROC", "VUS-PR"):
             assert _close(evaluators.get(name, **params)(y, s), score_oracle(name, **params)(y, s)), name
 
@@ -239,6 +241,14 @@ def test_timeeval_compat_slope_after_is_one_shorter() -> None:
     a, b = math.sqrt(1 - 1 / 4), math.sqrt(1 - 2 / 4)
     assert sloped_labels_oracle(y, 4) == pytest.approx([0, b, a, 1, a, b, 0], abs=1e-15)
     assert sloped_labels_oracle(y, 4, short_after=True) == pytest.approx([0, b, a, 1, a, 0, 0], abs=1e-15)
+
+
+def test_timeeval_linear_slopes_take_the_maximum() -> None:
+    from oipr_bench.evaluators.oracles.range_auc import linear_labels_oracle
+
+    ramp = np.linspace(1 / np.sqrt(2), 1, 3)  # h = 2: the point 1 away gets ramp[1], 2 away ramp[0]
+    got = linear_labels_oracle([0, 0, 1, 0, 0, 1, 0, 0], 4)
+    assert got == pytest.approx([ramp[0], ramp[1], 1, ramp[1], ramp[1], 1, ramp[1], ramp[0]], abs=1e-15)
 
 
 def test_vus_is_mean_of_volume_range_aucs() -> None:

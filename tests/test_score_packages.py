@@ -12,6 +12,7 @@ window, and scores with ties and plateaus.
 - R-AUC-ROC / R-AUC-PR, ``definition="vus"``: vus's ``RangeAUC(..., window=W)[0]`` / ``[1]``;
 - ``definition="timeeval-compat"``: TimeEval 1.5's ``RangeRocAUC`` / ``RangePrAUC(buffer_size=W,
   compatibility_mode=True)`` and ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=W, compatibility_mode=True)``;
+- ``definition="timeeval"``: the same classes with ``compatibility_mode=False`` (TimeEval's default);
 - AUC-ROC = ``roc_auc_score``; AUC-PR = ``average_precision_score`` (``"average_precision"``)
   and ``auc(recall, precision)`` over ``precision_recall_curve`` (``"trapezoid"``, vus's ``metric_PR``).
 """
@@ -123,25 +124,30 @@ def timeeval_metrics():
     return importlib.import_module("timeeval.metrics")
 
 
+MODES = {"timeeval-compat": True, "timeeval": False}
+
+
 @pytest.mark.parametrize("seed", SEEDS[:6])
 @pytest.mark.parametrize("window", [0, 1, 2, 9, 100])
-def test_range_auc_timeeval_compat_equals_timeeval(timeeval_metrics, seed: int, window: int) -> None:
+@pytest.mark.parametrize("definition", MODES)
+def test_range_auc_equals_timeeval(timeeval_metrics, seed: int, window: int, definition: str) -> None:
     y, s = _case(seed)
-    roc = timeeval_metrics.RangeRocAUC(buffer_size=window, compatibility_mode=True).score(y, s)
-    pr = timeeval_metrics.RangePrAUC(buffer_size=window, compatibility_mode=True).score(y, s)
-    assert abs(evaluators.get("R-AUC-ROC", sliding_window=window, definition="timeeval-compat")(y, s) - roc) < TOL
-    assert abs(evaluators.get("R-AUC-PR", sliding_window=window, definition="timeeval-compat")(y, s) - pr) < TOL
+    roc = timeeval_metrics.RangeRocAUC(buffer_size=window, compatibility_mode=MODES[definition]).score(y, s)
+    pr = timeeval_metrics.RangePrAUC(buffer_size=window, compatibility_mode=MODES[definition]).score(y, s)
+    assert abs(evaluators.get("R-AUC-ROC", sliding_window=window, definition=definition)(y, s) - roc) < TOL
+    assert abs(evaluators.get("R-AUC-PR", sliding_window=window, definition=definition)(y, s) - pr) < TOL
 
 
 @pytest.mark.parametrize("seed", SEEDS[:2])
-def test_vus_timeeval_compat_equals_timeeval(timeeval_metrics, seed: int) -> None:
+@pytest.mark.parametrize("definition", MODES)
+def test_vus_equals_timeeval(timeeval_metrics, seed: int, definition: str) -> None:
     y, s = _case(seed)
     y, s = y[:600], s[:600]  # TimeEval recomputes everything per window: keep it short
     window = 40
-    roc = timeeval_metrics.RangeRocVUS(max_buffer_size=window, compatibility_mode=True).score(y, s)
-    pr = timeeval_metrics.RangePrVUS(max_buffer_size=window, compatibility_mode=True).score(y, s)
-    assert abs(evaluators.get("VUS-ROC", sliding_window=window, definition="timeeval-compat")(y, s) - roc) < TOL
-    assert abs(evaluators.get("VUS-PR", sliding_window=window, definition="timeeval-compat")(y, s) - pr) < TOL
+    roc = timeeval_metrics.RangeRocVUS(max_buffer_size=window, compatibility_mode=MODES[definition]).score(y, s)
+    pr = timeeval_metrics.RangePrVUS(max_buffer_size=window, compatibility_mode=MODES[definition]).score(y, s)
+    assert abs(evaluators.get("VUS-ROC", sliding_window=window, definition=definition)(y, s) - roc) < TOL
+    assert abs(evaluators.get("VUS-PR", sliding_window=window, definition=definition)(y, s) - pr) < TOL
 
 
 def test_tsb_ad_range_auc_still_crashes(tsb) -> None:

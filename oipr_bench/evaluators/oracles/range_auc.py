@@ -27,8 +27,13 @@ vus 0.0.6's ``RangeAUC`` run it, restated with plain loops:
    mean of ``precision_j`` and ``precision_{j-1}`` with ``precision_0 = 1`` (``"runs"``).
 7. VUS: the mean of the areas over the windows ``0, 1, ..., W``.
 
-``convention`` is ``"volume"`` (TSB-AD), ``"runs"`` (vus's ``RangeAUC``) or ``"compat"``
-(``"runs"`` with the shorter slope after events, TimeEval's compatibility mode).
+``convention`` is ``"volume"`` (TSB-AD), ``"runs"`` (vus's ``RangeAUC``), ``"compat"``
+(``"runs"`` with the shorter slope after events, TimeEval's compatibility mode) or ``"timeeval"``
+(TimeEval's default: in step 2 the point ``d`` away gets the ``(h - d)``-th of ``h + 1`` evenly
+spaced values from ``1/sqrt(2)`` to 1, ``h = w // 2``, and overlapping slopes keep their maximum;
+in step 3 ``min(n, T)`` thresholds; in step 4 every event has its own window
+``[max(0, start - h), min(T, end + h)]`` (``end`` exclusive, so one point past the slope), hit
+when a predicted point in it has a non-zero label; otherwise as ``"runs"``).
 """
 
 from __future__ import annotations
@@ -50,6 +55,23 @@ def events_oracle(y_true: Sequence[int]) -> list[tuple[int, int]]:
         else:
             t += 1
     return events
+
+
+def linear_labels_oracle(y_true: Sequence[int], w: int) -> list[float]:
+    """Step 2 of ``"timeeval"``: linear slopes, the maximum where they overlap."""
+    size, h = len(y_true), w // 2
+    labels = [float(v) for v in y_true]
+    if h == 0:
+        return labels
+    step = (1 - 1 / math.sqrt(2)) / h
+    ramp = [k * step + 1 / math.sqrt(2) for k in range(h)] + [1.0]  # numpy's linspace, value by value
+    for start, end in events_oracle(y_true):
+        for d in range(1, h + 1):
+            if end - 1 + d < size:
+                labels[end - 1 + d] = max(labels[end - 1 + d], ramp[h - d])
+            if start - d >= 0:
+                labels[start - d] = max(labels[start - d], ramp[h - d])
+    return labels
 
 
 def sloped_labels_oracle(y_true: Sequence[int], w: int, short_after: bool = False) -> list[float]:
@@ -80,6 +102,8 @@ def thresholds_oracle(scores: Sequence[float], n: int) -> list[float]:
 def segments_oracle(y_true: Sequence[int], sloped: Sequence[float], w: int, convention: str) -> list[tuple[int, int]]:
     """Step 4: the segments of window ``w`` as inclusive ``(first, last)`` index pairs."""
     size, h = len(y_true), w // 2
+    if convention == "timeeval":
+        return [(max(0, start - h), min(size - 1, end + h)) for start, end in events_oracle(y_true)]
     if convention in ("runs", "compat"):
         return [(start, end - 1) for start, end in events_oracle([1 if v > 0 else 0 for v in sloped])]
     events = events_oracle(y_true)
@@ -111,7 +135,7 @@ def _rates(y_true: Sequence[int], sloped: Sequence[float], segments: list[tuple[
     p_new = (positives + sum(labels)) / 2
     hit = 0
     for first, last in segments:
-        if any(pred[t] == 1 for t in range(first, last + 1)):
+        if any(pred[t] == 1 and (convention != "timeeval" or sloped[t] > 0) for t in range(first, last + 1)):
             hit += 1
     tpr = min(tp / p_new, 1) * (hit / len(segments))
     predicted = sum(pred)
@@ -121,7 +145,11 @@ def _rates(y_true: Sequence[int], sloped: Sequence[float], segments: list[tuple[
 def range_auc_oracle(y_true: Sequence[int], scores: Sequence[float], w: int, n: int,
                      convention: str = "volume") -> tuple[float, float]:
     """Steps 1-6: ``(ROC area, PR area)`` at window ``w`` with ``n`` thresholds."""
-    sloped = sloped_labels_oracle(y_true, w, short_after=convention == "compat")
+    if convention == "timeeval":
+        sloped = linear_labels_oracle(y_true, w)
+        n = min(n, len(scores))
+    else:
+        sloped = sloped_labels_oracle(y_true, w, short_after=convention == "compat")
     segments = segments_oracle(y_true, sloped, w, convention)
     tprs, fprs, precisions = [0.0], [0.0], [1.0]
     for theta in thresholds_oracle(scores, n):

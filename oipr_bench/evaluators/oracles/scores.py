@@ -15,7 +15,7 @@ from .range_auc import range_auc_oracle, vus_oracle
 __all__ = ["score_oracle", "CONVENTIONS"]
 
 #: The oracle convention of each ``definition`` parameter value.
-CONVENTIONS = {"tsb-ad": "volume", "vus": "runs", "timeeval-compat": "compat"}
+CONVENTIONS = {"tsb-ad": "volume", "vus": "runs", "timeeval-compat": "compat", "timeeval": "timeeval"}
 
 
 def _lists(y_true: Sequence[int], scores: Sequence[float]) -> tuple[list[int], list[float]]:

@@ -8,8 +8,11 @@ predicted normal points (:mod:`.slopes`):
 
 - ``TP = E_j + A_j``;
 - ``P_new = (P + P + A_j) / 2`` (convention ``"volume"``: only predicted slope points
-  count) or ``(P + P + A) / 2`` with ``A`` the whole slope mass (``"runs"``, vus's ``RangeAUC``);
-- ``TPR = min(TP / P_new, 1) * hit segments / segments`` (:mod:`.segments`);
+  count) or ``(P + P + A) / 2`` with ``A`` the whole slope mass (``"runs"``, vus's ``RangeAUC``;
+  ``"compat"``, TimeEval's compatibility mode, whose slope after an event is one point shorter;
+  ``"timeeval"``, TimeEval's default, whose slopes are linear);
+- ``TPR = min(TP / P_new, 1) * hit segments / segments`` (:mod:`.segments`; for ``"timeeval"``
+  every event is its own segment, :mod:`.event_windows`);
 - ``FPR = (N_j - TP) / (T - P_new)``; precision ``TP / N_j``.
 
 The ROC curve runs from ``(0, 0)`` through the ``n`` points to ``(1, 1)`` and is
@@ -26,21 +29,26 @@ import numpy as np
 
 from ...scenarios.events import to_events
 from .bins import cumulative, threshold_bins
+from .event_windows import EventMinima
 from .segments import segment_minima
 from .slopes import slope_counts
 
 __all__ = ["CONVENTIONS", "range_curves", "roc_area", "pr_area"]
 
-#: ``"volume"``: TSB-AD/vus ``RangeAUC_volume_opt``; ``"runs"``: vus 0.0.6 ``RangeAUC``.
-CONVENTIONS = ("volume", "runs")
+#: ``"volume"``: TSB-AD/vus ``RangeAUC_volume_opt``; ``"runs"``: vus 0.0.6 ``RangeAUC``;
+#: ``"compat"``: TimeEval 1.5 with ``compatibility_mode=True``; ``"timeeval"``: TimeEval 1.5's default.
+CONVENTIONS = ("volume", "runs", "compat", "timeeval")
 
 
 class _SlopeMass:
     """The slope mass per bin at each half-window ``h``, updated as ``h`` grows."""
 
-    def __init__(self, y_true: np.ndarray, bins: np.ndarray, reach: int, n_bins: int, right_short: bool) -> None:
+    def __init__(self, y_true: np.ndarray, bins: np.ndarray, reach: int, n_bins: int, right_short: bool, linear: bool) -> None:
         starts, ends = to_events(y_true)
         self.counts = slope_counts(starts, ends - 1, bins, reach, n_bins, right_short)
+        if linear:  # overlapping slopes take their maximum: the nearest event's, never capped
+            self.counts.d2c = np.full_like(self.counts.d2c, reach + 1)
+        self.linear = linear
         self.single = np.zeros((reach + 1, n_bins))  # points one event reaches, by (d1, bin)
         self.capped = np.zeros(n_bins)               # points two or more events reach, by bin
         c = self.counts
@@ -62,12 +70,25 @@ class _SlopeMass:
         h = w // 2
         if h == 0:
             return self.capped.copy()
-        gains = np.sqrt(1 - np.arange(1, h + 1) / w)
+        if self.linear:  # TimeEval: linspace(1/sqrt(2), 1, h + 1), the point d away gets entry h - d
+            gains = np.linspace(1 / np.sqrt(2), 1, h + 1)[h - np.arange(1, h + 1)]
+        else:
+            gains = np.sqrt(1 - np.arange(1, h + 1) / w)
         return gains @ self.single[1:h + 1] + self.capped
 
 
+def _first_hits(segments, events: EventMinima, convention: str, h: int) -> np.ndarray:
+    """Each segment's first hitting threshold at half-window ``h``."""
+    if convention == "timeeval":
+        while events.h < h:
+            events.advance()
+        return events.first_hits()
+    h_after = max(h - 1, 0) if convention == "compat" else h
+    return segments.first_hits(h, h + h_after + (convention != "volume"), h_after)
+
+
 def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int], n_thresholds: int,
-                 convention: str = "volume", right_short: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 convention: str = "volume") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """TPR, FPR and precision at each sampled threshold, one row per window.
 
     Parameters
@@ -78,11 +99,8 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
         Increasing windows ``w >= 0``.
     n_thresholds : int
         Number of sampled thresholds.
-    convention : {"volume", "runs"}
-        See the module notes.
-    right_short : bool, default False
-        Slopes after an event reach ``w // 2 - 1`` points (the authors' earlier
-        ``extend_postive_range``, TimeEval's ``compatibility_mode``), before it ``w // 2``.
+    convention : {"volume", "runs", "compat", "timeeval"}
+        See the module notes and :data:`CONVENTIONS`.
 
     Returns
     -------
@@ -94,9 +112,10 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
     predicted = cumulative(bins, n).astype(np.float64)
     hit_events = cumulative(bins[y_true.view(np.bool_)], n).astype(np.float64)
     reach = max(windows) // 2
-    mass = _SlopeMass(y_true, bins, reach, n + 1, right_short)
+    mass = _SlopeMass(y_true, bins, reach, n + 1, convention == "compat", convention == "timeeval")
     starts, ends = to_events(y_true)
     segments = segment_minima(starts, ends - 1, bins, reach, n)
+    events = EventMinima(starts, ends - 1, bins, n)
     out = np.empty((3, len(windows), n))
     row, h_done = 0, -1
     for w in windows:
@@ -108,9 +127,7 @@ def range_curves(y_true: np.ndarray, scores: np.ndarray, windows: Sequence[int],
         extra = slope if convention == "volume" else np.full(n, by_bin.sum())
         p_new = (positives + (positives + extra)) / 2
         tp = hit_events + slope
-        h = w // 2
-        h_after = max(h - 1, 0) if right_short else h
-        first = segments.first_hits(h, h + h_after + (convention == "runs"), h_after)
+        first = _first_hits(segments, events, convention, w // 2)
         out[0, row] = np.minimum(tp / p_new, 1) * (cumulative(first, n) / first.size)
         out[1, row] = (predicted - tp) / (size - p_new)
         out[2, row] = tp / predicted

@@ -1,6 +1,6 @@
 """R-AUC-ROC and R-AUC-PR: range-AUC at one window (Paparrizos et al., VLDB 2022).
 
-Three definitions, chosen by ``definition``:
+Four definitions, chosen by ``definition``:
 
 ``"tsb-ad"`` (default)
     The curve of window ``w = sliding_window`` on TSB-AD 1.5's VUS surface
@@ -18,6 +18,11 @@ Three definitions, chosen by ``definition``:
     compatibility_mode=True)`` (the authors' earlier ``RangeAUC``): as ``"vus"``, but the
     slope after an event reaches ``sliding_window // 2 - 1`` points instead of
     ``sliding_window // 2``.  TimeEval fixes 250 thresholds in this mode.
+``"timeeval"``
+    TimeEval 1.5's default, ``RangeRocAUC`` / ``RangePrAUC(buffer_size=sliding_window)``: linear
+    slopes ``linspace(1/sqrt(2), 1, h + 1)`` over ``h = sliding_window // 2`` points each side,
+    the maximum (not the sum) where slopes overlap, every event its own window for existence
+    (one point past its slope), trapezoid PR area, ``min(thresholds, T)`` thresholds.
 """
 
 from __future__ import annotations
@@ -34,16 +39,18 @@ from .window_params import check_window_params
 
 __all__ = ["RangeAucRoc", "RangeAucPr", "range_auc", "DEFINITIONS"]
 
-#: The definitions of range-AUC: TSB-AD's volume slice, vus's ``RangeAUC``, TimeEval's compatibility mode.
-DEFINITIONS = ("tsb-ad", "vus", "timeeval-compat")
+#: The definitions of range-AUC: TSB-AD's volume slice, vus's ``RangeAUC``, TimeEval's two modes.
+DEFINITIONS = ("tsb-ad", "vus", "timeeval-compat", "timeeval")
+#: The kernel convention of each definition (:data:`.curves.CONVENTIONS`).
+CONVENTION_OF = {"tsb-ad": "volume", "vus": "runs", "timeeval-compat": "compat", "timeeval": "timeeval"}
 
 
 def range_auc(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
               definition: str = "tsb-ad") -> tuple[float, float]:
     """``(R-AUC-ROC, R-AUC-PR)`` of validated inputs."""
-    convention = "volume" if definition == "tsb-ad" else "runs"
-    tpr, fpr, precision = range_curves(y_true, scores, [sliding_window], thresholds, convention,
-                                       right_short=definition == "timeeval-compat")
+    if definition == "timeeval":
+        thresholds = min(thresholds, y_true.shape[0])
+    tpr, fpr, precision = range_curves(y_true, scores, [sliding_window], thresholds, CONVENTION_OF[definition])
     return float(roc_area(tpr, fpr)[0]), float(pr_area(tpr, precision, trapezoid=definition != "tsb-ad")[0])
 
 
@@ -71,7 +78,7 @@ class RangeAucRoc(_Range):
         The window ``w`` in points; labels extend ``w // 2`` points each side.
     thresholds : int, default 250
         Number of sampled thresholds.
-    definition : {"tsb-ad", "vus", "timeeval-compat"}, default "tsb-ad"
+    definition : {"tsb-ad", "vus", "timeeval-compat", "timeeval"}, default "tsb-ad"
         See the module notes.
     """
 

@@ -11,7 +11,9 @@ That is ``definition="tsb-ad"``, the default.  ``definition="timeeval-compat"`` 
 1.5's ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=sliding_window, compatibility_mode=True)``:
 the mean over the windows of the authors' earlier ``RangeAUC`` (segments are runs of non-zero
 sloped labels, ``P_new`` counts the whole slope mass, trapezoid PR areas, and the slope after
-an event is one point shorter), with 250 thresholds in TimeEval.
+an event is one point shorter), with 250 thresholds in TimeEval.  ``definition="timeeval"`` is
+TimeEval's default mode, ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=sliding_window)``: the mean
+of the ``"timeeval"`` range-AUCs of :mod:`.range_auc` (TimeEval's own default window is 500).
 
 The kernel is exact to floating-point rounding and takes O(T log T + W * (W / 2) *
 thresholds) time and O(T + W * thresholds) memory, against TSB-AD's
@@ -32,18 +34,20 @@ from .window_params import check_window_params
 
 __all__ = ["VusRoc", "VusPr", "vus", "DEFINITIONS"]
 
-#: The definitions of VUS: TSB-AD's (and vus's) volume, TimeEval's compatibility mode.
-DEFINITIONS = ("tsb-ad", "timeeval-compat")
+#: The definitions of VUS: TSB-AD's (and vus's) volume, TimeEval's compatibility mode and default.
+DEFINITIONS = ("tsb-ad", "timeeval-compat", "timeeval")
 
 
 def vus(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
         definition: str = "tsb-ad") -> tuple[float, float]:
     """``(VUS-ROC, VUS-PR)`` of validated inputs."""
-    compat = definition == "timeeval-compat"
-    tpr, fpr, precision = range_curves(y_true, scores, range(sliding_window + 1), thresholds,
-                                       "runs" if compat else "volume", right_short=compat)
+    if definition == "timeeval":
+        thresholds = min(thresholds, y_true.shape[0])
+    convention = {"tsb-ad": "volume", "timeeval-compat": "compat", "timeeval": "timeeval"}[definition]
+    tpr, fpr, precision = range_curves(y_true, scores, range(sliding_window + 1), thresholds, convention)
     windows = sliding_window + 1
-    return float(np.sum(roc_area(tpr, fpr)) / windows), float(np.sum(pr_area(tpr, precision, trapezoid=compat)) / windows)
+    trapezoid = definition != "tsb-ad"
+    return float(np.sum(roc_area(tpr, fpr)) / windows), float(np.sum(pr_area(tpr, precision, trapezoid)) / windows)
 
 
 class _Volume(Evaluator):
@@ -70,7 +74,7 @@ class VusRoc(_Volume):
         Largest window ``W`` (TSB-AD's ``slidingWindow``); windows ``0 .. W`` are averaged.
     thresholds : int, default 250
         Number of sampled thresholds (TSB-AD's ``thre``).
-    definition : {"tsb-ad", "timeeval-compat"}, default "tsb-ad"
+    definition : {"tsb-ad", "timeeval-compat", "timeeval"}, default "tsb-ad"
         See the module notes.
     """
 
