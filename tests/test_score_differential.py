@@ -127,3 +127,15 @@ def test_a_failing_or_non_numeric_evaluator_is_a_difference() -> None:
     assert result.status == "failed" and "the evaluator raised RuntimeError: boom" in result.problem
     result = run_score_differential(lambda y, s: "0.5", "AUC-ROC", n=2, families=["random_scores"])[0]
     assert result.status == "failed" and "returned '0.5', not a number" in result.problem
+
+
+def test_the_docs_example_runs() -> None:
+    import doctest
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "regression-testing.md").read_text(encoding="utf-8")
+    section = text[text.index("## Score evaluators"):]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "regression-testing.md", "regression-testing.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 8
