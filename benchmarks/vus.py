@@ -125,7 +125,8 @@ def render(results: dict) -> list[str]:
              "| N | events | TSB-AD generate_curve (s) | our VUS-PR (s) | our VUS-ROC (s) | ratio | our peak (tracemalloc) | load average |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in results["rows"]:
-        lines.append(f"| {row['n']:.0e} | {row['events']} | {row['tsb_ad_seconds']:.2f} | {row['vus_pr_seconds']:.4f} | "
+        size = f"10^{len(str(row['n'])) - 1}" if str(row["n"]).strip("0") == "1" else f"{row['n']:,}"
+        lines.append(f"| {size} | {row['events']} | {row['tsb_ad_seconds']:.2f} | {row['vus_pr_seconds']:.4f} | "
                      f"{row['vus_roc_seconds']:.4f} | {row['ratio']:.0f}x | {row['peak_mb']:.1f} MB | {row['load_average']:.1f} |")
     worst = results.get("worst")
     if worst:

@@ -139,3 +139,37 @@ def test_the_docs_example_runs() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 8
+
+
+def test_the_command_reports_a_planted_bug_and_exits_1(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    spec = write_planted("ap_trapezoid", tmp_path)
+    assert main(["score-differential", spec, "--reference", "AUC-PR", "-n", "5", "--family", "one_value"]) == 1
+    out = capsys.readouterr().out
+    assert "one_value: FAILED: differs from AUC-PR on case 1 of 5 of family one_value (seed 0)" in out
+    assert "reproduce: import numpy as np; from oipr_bench.scenarios.events import from_events;" in out
+    assert out.rstrip().endswith("0 families agree, 1 differ")
+
+
+def test_the_command_passes_a_builtin_against_itself(capsys) -> None:
+    from oipr_bench.cli import main
+
+    argv = ["score-differential", "R-AUC-PR", "--param", "sliding_window=6", "--reference", "R-AUC-PR",
+            "--reference-param", "sliding_window=6", "-n", "3"]
+    assert main(argv) == 0
+    assert f"{len(SCORE_FAMILIES)} families agree, 0 differ" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["VUS-PR", "--reference", "OIPR"], "reference 'OIPR' is not a score evaluator"),
+    (["VUS-PR", "--param", "window=3", "--reference", "VUS-PR"], "VUS-PR: unknown parameter(s) window"),
+    (["VUS-PR", "--reference", "VUS-PR", "--family", "nope"], "unknown score family 'nope'"),
+    (["VUS-PR", "--reference", "VUS-PR", "-n", "0"], "n must be a positive number of cases per family"),
+])
+def test_the_command_usage_errors_are_one_line(argv, text, capsys) -> None:
+    from oipr_bench.cli import main
+
+    assert main(["score-differential", *argv]) == 2
+    err = capsys.readouterr().err
+    assert text in err and len(err.strip().splitlines()) == 1

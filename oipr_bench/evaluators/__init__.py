@@ -81,8 +81,8 @@ _SCORE_REGISTRY: tuple[EvaluatorInfo, ...] = (
     EvaluatorInfo("AUC-PR", "scores.auc", "AucPr", 1, "area under the PR curve (average precision or trapezoid)"),
     EvaluatorInfo("R-AUC-ROC", "scores.range_auc", "RangeAucRoc", 3, "range-AUC of ROC (Paparrizos et al., VLDB 2022)"),
     EvaluatorInfo("R-AUC-PR", "scores.range_auc", "RangeAucPr", 3, "range-AUC of PR (Paparrizos et al., VLDB 2022)"),
-    EvaluatorInfo("VUS-ROC", "scores.vus", "VusRoc", 2, "volume under the ROC surface (Paparrizos et al., VLDB 2022)"),
-    EvaluatorInfo("VUS-PR", "scores.vus", "VusPr", 2, "volume under the PR surface (Paparrizos et al., VLDB 2022)"),
+    EvaluatorInfo("VUS-ROC", "scores.vus", "VusRoc", 3, "volume under the ROC surface (Paparrizos et al., VLDB 2022)"),
+    EvaluatorInfo("VUS-PR", "scores.vus", "VusPr", 3, "volume under the PR surface (Paparrizos et al., VLDB 2022)"),
 )
 SCORE_NAMES: tuple[str, ...] = tuple(i.name for i in _SCORE_REGISTRY)
 

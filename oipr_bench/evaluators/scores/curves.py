@@ -30,7 +30,7 @@ import numpy as np
 from ...scenarios.events import to_events
 from .bins import cumulative, threshold_bins
 from .event_windows import EventMinima
-from .segments import segment_minima
+from .segments import SegmentMinima, segment_minima
 from .slopes import slope_counts
 
 __all__ = ["CONVENTIONS", "range_curves", "roc_area", "pr_area"]
@@ -77,7 +77,7 @@ class _SlopeMass:
         return gains @ self.single[1:h + 1] + self.capped
 
 
-def _first_hits(segments, events: EventMinima, convention: str, h: int) -> np.ndarray:
+def _first_hits(segments: SegmentMinima, events: EventMinima, convention: str, h: int) -> np.ndarray:
     """Each segment's first hitting threshold at half-window ``h``."""
     if convention == "timeeval":
         while events.h < h:
