@@ -42,7 +42,7 @@ PEERS_APART = {frozenset({"pytest_plugin", "cli"})}
 OUTSIDE = {"__init__", "__main__"}
 #: Rooms of the packages split into sub-packages, lowest first; "" is the package's own level.
 ROOMS: dict[str, dict[str, int]] = {
-    "evaluators": {"kernels": 1, "": 2, "oracles": 3},
+    "evaluators": {"kernels": 1, "": 2, "scores": 3, "oracles": 4},
     "auditing": {"calling": 1, "table5": 2, "": 3, "properties": 4, "regression": 5, "profile": 6},
     "atlas": {"adapters": 1, "": 2, "disagreements": 3},
 }

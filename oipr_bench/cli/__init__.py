@@ -51,6 +51,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("report", "report", "audit an evaluator into one self-contained HTML page"),
     Command("atlas", "atlas", "the metric atlas: public metric implementations profiled; place your metric among them"),
     Command("verify", "verify", "recompute a JSON report and say whether every number and verdict is reproduced"),
+    Command("score-differential", "score_differential",
+            "compare a score evaluator (y_true, scores) -> float with a built-in (AUC, R-AUC, VUS) on generated cases"),
 )
 
 #: Modules of the sub-commands (kept for callers of the 0.1 name).

@@ -2,7 +2,8 @@
 
 Layer 2 of 9 (see docs/architecture.md): may import the shared top-level modules and ``scenarios``; nothing above.
 Also holds the score type (:mod:`.score`) and input checks (:mod:`.inputs`). Its rooms, lowest first:
-:mod:`.kernels` (the block-streamed NumPy kernels), this level (the public evaluators), :mod:`.oracles`
+:mod:`.kernels` (the block-streamed NumPy kernels), this level (the public evaluators), :mod:`.scores`
+(the score evaluators), :mod:`.oracles`
 (the literal loop-by-loop transcriptions); a room imports only the rooms below it.
 
 Use :func:`get` to build one by its paper name and :func:`names` to list them::
@@ -28,7 +29,7 @@ import numpy as np
 
 from ._base import Score, f1_from, make_score
 
-__all__ = ["Score", "EvaluatorInfo", "get", "names", "info", "f1_from", "make_score", "NAMES"]
+__all__ = ["Score", "EvaluatorInfo", "get", "names", "info", "f1_from", "make_score", "NAMES", "SCORE_NAMES"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,18 @@ _REGISTRY: tuple[EvaluatorInfo, ...] = (
 
 NAMES: tuple[str, ...] = tuple(i.name for i in _REGISTRY)
 
+#: The score evaluators (``input_kind = "scores"``, one float per call); :func:`get` and
+#: :func:`info` know them, :data:`NAMES` and :func:`names` stay the paper's seven.
+_SCORE_REGISTRY: tuple[EvaluatorInfo, ...] = (
+    EvaluatorInfo("AUC-ROC", "scores.auc", "AucRoc", 0, "area under the ROC curve (scikit-learn roc_auc_score)"),
+    EvaluatorInfo("AUC-PR", "scores.auc", "AucPr", 1, "area under the PR curve (average precision or trapezoid)"),
+    EvaluatorInfo("R-AUC-ROC", "scores.range_auc", "RangeAucRoc", 3, "range-AUC of ROC (Paparrizos et al., VLDB 2022)"),
+    EvaluatorInfo("R-AUC-PR", "scores.range_auc", "RangeAucPr", 3, "range-AUC of PR (Paparrizos et al., VLDB 2022)"),
+    EvaluatorInfo("VUS-ROC", "scores.vus", "VusRoc", 3, "volume under the ROC surface (Paparrizos et al., VLDB 2022)"),
+    EvaluatorInfo("VUS-PR", "scores.vus", "VusPr", 3, "volume under the PR surface (Paparrizos et al., VLDB 2022)"),
+)
+SCORE_NAMES: tuple[str, ...] = tuple(i.name for i in _SCORE_REGISTRY)
+
 
 def info(name: str) -> EvaluatorInfo:
     """Return the :class:`EvaluatorInfo` of the built-in evaluator ``name``.
@@ -85,10 +98,11 @@ def info(name: str) -> EvaluatorInfo:
     KeyError
         If ``name`` is not one of :data:`NAMES`; the message lists them.
     """
-    for item in _REGISTRY:
+    for item in _REGISTRY + _SCORE_REGISTRY:
         if item.name == name:
             return item
-    raise KeyError(f"unknown evaluator {name!r}; built-in evaluators are {', '.join(NAMES)}")
+    raise KeyError(f"unknown evaluator {name!r}; built-in evaluators are {', '.join(NAMES)}; "
+                   f"score evaluators are {', '.join(SCORE_NAMES)}")
 
 
 def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
@@ -97,7 +111,8 @@ def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
     Parameters
     ----------
     name : str
-        One of "PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR".
+        One of "PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR", or a score
+        evaluator of :data:`SCORE_NAMES` (its call takes ``(y_true, scores)`` and returns a float).
     **params
         Evaluator parameters; omitted ones take the paper's Table 3 values.
 

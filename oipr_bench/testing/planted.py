@@ -3,7 +3,10 @@
 Each copy is one of the loop-by-loop transcriptions of a built-in
 (:mod:`oipr_bench.evaluators.oracles`, what a library maintainer's own
 implementation typically looks like) with one line changed, plus an
-``evaluate(y_true, y_pred) -> (P, R)`` entry point.  The tests
+``evaluate(y_true, y_pred) -> (P, R)`` entry point, or for a score evaluator
+(``returns="score"``) an ``evaluate(y_true, scores) -> float`` entry point whose
+reference is the built-in with ``reference_params`` (score differential runs:
+:mod:`oipr_bench.auditing.regression.score_differential`).  The tests
 (``tests/test_differential_planted.py``), the benchmark
 (``benchmarks/differential.py``) and docs/regression-testing.md use them.
 
@@ -20,11 +23,16 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["PlantedBug", "PLANTED", "write_planted"]
+__all__ = ["PlantedBug", "PLANTED", "SCORE_PLANTED", "write_planted"]
 
 
 class PlantedBug(NamedTuple):
-    """One planted bug: which oracle file is copied, the line changed, and the reference to compare with."""
+    """One planted bug: which oracle file is copied, the line changed, and the reference to compare with.
+
+    For a score evaluator ``returns`` is ``"score"``, ``entry`` is the expression ``evaluate``
+    returns (``t`` and ``s`` are the labels and scores as lists) and ``reference_params`` the
+    built-in's parameters, as ``(name, value)`` pairs.
+    """
 
     what: str
     oracle_file: str
@@ -32,6 +40,8 @@ class PlantedBug(NamedTuple):
     new: str
     entry: str
     reference: str
+    returns: str = "pr"
+    reference_params: tuple = ()
 
 
 #: The planted bugs, by kind.
@@ -59,6 +69,38 @@ PLANTED: dict[str, PlantedBug] = {
         "range_based", "RP/RR"),
 }
 
+_WINDOW = (("sliding_window", 10), ("thresholds", 20))
+
+#: The planted bugs of the score evaluators (their copies return one float; :func:`write_planted` takes them too).
+SCORE_PLANTED: dict[str, PlantedBug] = {
+    "pr_trapezoid": PlantedBug(
+        "VUS-PR integrates the range-PR curves with trapezoids instead of TSB-AD's steps",
+        "range_auc.py", '        height = precisions[j] if convention == "volume" else (precisions[j] + precisions[j - 1]) / 2',
+        "        height = (precisions[j] + precisions[j - 1]) / 2", "vus_oracle(t, s, 10, 20)[1]", "VUS-PR", "score", _WINDOW),
+    "window_merge": PlantedBug(
+        "VUS keeps two events apart when their margins share one point (only events exactly 2 * (w // 2) apart)",
+        "range_auc.py", "        if events[i][1] - 1 + h < events[i + 1][0] - h:",
+        "        if events[i][1] - 1 + h <= events[i + 1][0] - h:", "vus_oracle(t, s, 10, 20)[1]", "VUS-PR", "score", _WINDOW),
+    "slope_reach": PlantedBug(
+        "VUS's slope after an event reaches (w + 1) // 2 points (window off by one, odd windows only)",
+        "range_auc.py", "        for d in range(1, w // 2 + (0 if short_after else 1)):",
+        "        for d in range(1, (w + 1) // 2 + (0 if short_after else 1)):", "vus_oracle(t, s, 10, 20)[0]", "VUS-ROC",
+        "score", _WINDOW),
+    "threshold_grid": PlantedBug(
+        "VUS samples each threshold one rank too low (threshold grid off by one)",
+        "range_auc.py", "    return [ranked[p] for p in positions]",
+        "    return [ranked[min(p + 1, len(ranked) - 1)] for p in positions]", "vus_oracle(t, s, 10, 20)[1]", "VUS-PR",
+        "score", _WINDOW),
+    "ap_trapezoid": PlantedBug(
+        "AUC-PR's average precision uses trapezoids instead of steps",
+        "auc.py", "            area += (recall - previous_recall) * precision\n",
+        "            area += (recall - previous_recall) * (precision + previous_precision) / 2\n",
+        "auc_pr_oracle(t, s)", "AUC-PR", "score"),
+    "roc_ties": PlantedBug(
+        "AUC-ROC counts a tie between an anomalous and a normal point as a loss (only tied scores)",
+        "auc.py", "                wins += 0.5", "                wins += 0.0", "auc_roc_oracle(t, s)", "AUC-ROC", "score"),
+}
+
 
 def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = True) -> str:
     """Write the copy with bug ``kind`` (or, with ``planted=False``, the faithful copy) into ``folder``.
@@ -74,18 +116,25 @@ def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = 
         An unknown kind, the line to change is not found exactly once (the oracle changed), or
         the file exists already (it is never overwritten).
     """
-    if kind not in PLANTED:
-        raise ValueError(f"unknown planted bug {kind!r}; kinds are {', '.join(PLANTED)}")
-    bug = PLANTED[kind]
+    every = {**PLANTED, **SCORE_PLANTED}
+    if kind not in every:
+        raise ValueError(f"unknown planted bug {kind!r}; kinds are {', '.join(every)}")
+    bug = every[kind]
     source = (Path(__file__).resolve().parent.parent / "evaluators" / "oracles" / bug.oracle_file).read_text()
     if source.count(bug.old) != 1:
         raise ValueError(f"the line to plant bug {kind!r} in is not found exactly once in {bug.oracle_file}")
     if planted:
         source = source.replace(bug.old, bug.new)
     source = source.replace("from ..score import Score", "from oipr_bench.evaluators.score import Score")
-    source += ("\n\ndef evaluate(y_true, y_pred):\n"
-               "    import numpy\n\n"
-               f"    return tuple({bug.entry}(numpy.asarray(y_true).tolist(), numpy.asarray(y_pred).tolist()))[:2]\n")
+    if bug.returns == "score":
+        source += ("\n\ndef evaluate(y_true, scores):\n"
+                   "    import numpy\n\n"
+                   "    t, s = numpy.asarray(y_true).tolist(), numpy.asarray(scores, dtype=float).tolist()\n"
+                   f"    return float({bug.entry})\n")
+    else:
+        source += ("\n\ndef evaluate(y_true, y_pred):\n"
+                   "    import numpy\n\n"
+                   f"    return tuple({bug.entry}(numpy.asarray(y_true).tolist(), numpy.asarray(y_pred).tolist()))[:2]\n")
     path = Path(folder) / f"my_{Path(bug.oracle_file).stem}_{kind}.py"
     if path.exists():
         raise ValueError(f"{path} exists already; write the copy into another folder (nothing was overwritten)")

@@ -1,6 +1,6 @@
 """Literal, loop-by-loop transcriptions of each evaluator's definition (part of layer 2, ``evaluators``).
 
-Room 3 of the evaluators (layer 2): may import layers 0-1 and the rest of ``evaluators`` (its score type), never the reverse.
+Room 4 of the evaluators (layer 2): may import layers 0-1 and the rest of ``evaluators`` (its score type), never the reverse.
 
 They are slow on purpose: each follows its paper's pseudo-code or definition
 line by line, with no vectorisation, so that the fast implementations in

@@ -1,0 +1,166 @@
+"""Differential runs for score evaluators: a user's ``(y_true, scores) -> float`` against a built-in.
+
+:func:`run_score_differential` calls the evaluator and the built-in score evaluator
+``reference`` (one of :data:`oipr_bench.evaluators.SCORE_NAMES`, with its parameters) on the
+first ``n`` cases of every family of :mod:`oipr_bench.testing.score_families`
+(derandomized by ``seed``; the window families aim at the reference's ``sliding_window``).
+The first case on which they differ by more than ``tolerance`` (or on which the evaluator
+raises or returns something that is not a number) is shrunk by
+:func:`oipr_bench.auditing.regression.score_shrink.shrink_case` within ``shrink_budget`` seconds; the
+result names the family, the case, both values and a one-line reproduction.
+
+Examples
+--------
+>>> from oipr_bench.auditing.regression.score_differential import run_score_differential
+>>> results = run_score_differential(my_vus_pr, "VUS-PR", {"sliding_window": 20}, n=50)  # doctest: +SKIP
+>>> [r.status for r in results]                                                          # doctest: +SKIP
+['passed', 'passed', ...]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from ...evaluators import SCORE_NAMES, get
+from ...testing.score_families import SCORE_FAMILIES, ScoreCase, score_cases
+from ...vocabulary import FAILED, PASSED
+from .score_shrink import shrink_case
+
+__all__ = ["ScoreDifferentialResult", "run_score_family", "run_score_differential", "case_reproduction",
+           "DEFAULT_SHRINK_BUDGET"]
+
+#: Seconds the shrinking of one counterexample may take.
+DEFAULT_SHRINK_BUDGET = 30.0
+
+ScoreCall = Callable[[Any, Any], Any]
+
+
+def case_reproduction(case: ScoreCase) -> str:
+    """One line that rebuilds ``case`` as ``y_true, scores`` (to paste into a test)."""
+    return (f"import numpy as np; from oipr_bench.scenarios.events import from_events; "
+            f"y_true, scores = from_events({case.y_true_events}, {case.length}), np.array({list(case.scores)!r})")
+
+
+def _value(fn: ScoreCall, case: ScoreCase) -> tuple[float | None, str]:
+    """``(value, "")``, or ``(None, what went wrong)``."""
+    y_true, scores = case.arrays()
+    try:
+        out = fn(y_true, scores)
+    except Exception as exc:  # the evaluator under test may fail on any case: report, never raise
+        return None, f"raised {type(exc).__name__}: {exc}"
+    if isinstance(out, bool) or not isinstance(out, numbers.Real):
+        return None, f"returned {out!r}, not a number"
+    return float(out), ""
+
+
+def _difference(mine: tuple[float | None, str], ref: tuple[float | None, str], tol: float) -> str:
+    (a, why_a), (b, why_b) = mine, ref
+    if b is None:
+        return f"the reference {why_b}"
+    if a is None:
+        return f"the evaluator {why_a}"
+    if math.isnan(a) or math.isnan(b):
+        return "" if math.isnan(a) and math.isnan(b) else f"{a!r} vs {b!r}"
+    return "" if abs(a - b) <= tol else f"{a:.12g} vs {b:.12g} (|diff| {abs(a - b):.3g} > {tol:.3g})"
+
+
+@dataclass(frozen=True)
+class ScoreDifferentialResult:
+    """One family of a score differential run.
+
+    Attributes
+    ----------
+    family, status : str
+        ``status`` is ``"passed"`` or ``"failed"``.
+    n, checked, seed : int
+        Cases planned, compared (up to and with the first that differs), and their seed.
+    message : str
+        The report of a failure (family, case, values, difference, reproduction) or a summary.
+    found, shrunk : ScoreCase or None
+        The first differing case as generated and as shrunk.
+    problem : str
+        What differs on the shrunk case.
+    shrink_steps, shrink_finished, seconds :
+        How the shrinking went, and the family's wall time.
+    """
+
+    family: str
+    status: str
+    n: int
+    checked: int
+    seed: int
+    message: str
+    found: ScoreCase | None = None
+    shrunk: ScoreCase | None = None
+    problem: str = ""
+    shrink_steps: int = 0
+    shrink_finished: bool = True
+    seconds: float = 0.0
+
+    @property
+    def reproduction(self) -> str:
+        """The one-line reproduction of the shrunk counterexample, or ``""``."""
+        return case_reproduction(self.shrunk) if self.shrunk is not None else ""
+
+
+def _describe(case: ScoreCase) -> str:
+    shown = list(case.scores[:12])
+    more = f", ... {case.length - 12} more" if case.length > 12 else ""
+    return f"length {case.length}, y_true events {case.y_true_events[:12]}, scores {shown}{more}"
+
+
+def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *, name: str, n: int, seed: int = 0,
+                     window: int = 100, tolerance: float = 1e-9,
+                     shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> ScoreDifferentialResult:
+    """Compare ``evaluator`` with ``reference`` on the first ``n`` cases of ``family``; shrink the first difference."""
+    start = time.perf_counter()
+
+    def problem(case: ScoreCase) -> str:
+        return _difference(_value(evaluator, case), _value(reference, case), tolerance)
+
+    for case in score_cases(family, n, seed, window):
+        found = problem(case)
+        if not found:
+            continue
+        outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget)
+        shrunk_problem = problem(outcome.case)
+        how = "finished" if outcome.finished else "budget ran out"
+        message = "\n".join([
+            f"differs from {name} on case {case.index + 1} of {n} of family {family} (seed {seed}): {found}",
+            f"  {_describe(case)}",
+            f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}) to: {shrunk_problem}",
+            f"  {_describe(outcome.case)}",
+            f"reproduce: {case_reproduction(outcome.case)}"])
+        return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, outcome.case,
+                                       shrunk_problem, outcome.steps, outcome.finished, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return ScoreDifferentialResult(family, PASSED, n, n, seed, f"{n} cases agree with {name} (seed {seed}, {seconds:.2f} s)",
+                                   seconds=seconds)
+
+
+def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", reference_params: Mapping[str, Any] | None = None,
+                           *, n: int = 100, seed: int = 0, families: Sequence[str] = SCORE_FAMILIES,
+                           tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> list[ScoreDifferentialResult]:
+    """Run ``evaluator`` against the built-in score evaluator ``reference`` on every family in ``families``.
+
+    Raises
+    ------
+    ValueError
+        ``reference`` is not a score evaluator, a family is unknown, or ``n`` is not a positive whole number.
+    """
+    if reference not in SCORE_NAMES:
+        raise ValueError(f"reference {reference!r} is not a score evaluator; score evaluators are {', '.join(SCORE_NAMES)}")
+    unknown = [f for f in families if f not in SCORE_FAMILIES]
+    if unknown:
+        raise ValueError(f"unknown score family {unknown[0]!r}; families are {', '.join(SCORE_FAMILIES)}")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"n must be a positive number of cases per family, got {n!r}")
+    params = dict(reference_params or {})
+    ref = get(reference, **params)
+    window = int(ref.params.get("sliding_window", 100))
+    return [run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
+                             tolerance=tolerance, shrink_budget=shrink_budget) for family in families]
