@@ -436,3 +436,49 @@ def test_pytest_file_evaluator_imports_a_module_beside_it(folder):
     (folder / "imp" / "ev.py").write_text(HELPER_USER)
     proc = run_pytest(folder, "--evaluator=imp/ev.py:f", "-k", "perfect")
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+# -- L6, L7, L11: user case files ------------------------------------------------------------------
+
+
+def _random_doc(name: str = "my_random") -> dict:
+    doc = json.loads((REPO / "scenarios" / "random_detector.json").read_text())
+    doc["scenario"] = name
+    doc["cases"] = doc["cases"][:1]
+    case = doc["cases"][0]
+    case["id"] = f"{name}/{case['case']}"
+    return doc
+
+
+def test_a_user_case_may_not_reuse_a_dataset_scenario_name(folder, capsys):
+    doc = json.loads((REPO / "scenarios" / "overlap_proportion.json").read_text())
+    doc["cases"] = doc["cases"][:1]
+    doc["cases"][0]["case"], doc["cases"][0]["id"] = "c9", "overlap_proportion/c9"
+    (folder / "c07.json").write_text(json.dumps(doc))
+    assert main(["audit", "PW", "--cases", "c07.json"]) == 2
+    err = capsys.readouterr().err
+    assert "overlap_proportion" in err and "built-in dataset" in err and "$.scenario" in err and err.count("\n") == 1
+
+
+def test_a_schema_message_gives_the_reason_before_the_instance(folder, capsys):
+    doc = _random_doc()
+    doc["cases"][0]["y_pred"] = [[0, 1]]
+    (folder / "c23.json").write_text(json.dumps(doc))
+    assert main(["audit", "PW", "--cases", "c23.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    reason = err.index("schema violation: ")
+    assert "must not have 'y_pred'" in err[reason:reason + 60], err
+
+
+def test_a_random_case_whose_runs_contradict_its_generator_is_refused(folder, capsys):
+    doc = _random_doc()
+    (folder / "good.json").write_text(json.dumps(doc))
+    doc["cases"][0]["runs"][0] = [[0, 500]]
+    (folder / "bad.json").write_text(json.dumps(doc))
+    from oipr_bench.scenarios.loader import load_cases_file
+
+    assert len(load_cases_file(folder / "good.json")[0].predictions) == 100
+    assert main(["audit", "PW", "--cases", "bad.json"]) == 2
+    err = capsys.readouterr().err
+    assert "runs[0]" in err and "generator" in err and err.count("\n") == 1, err
