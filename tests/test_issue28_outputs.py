@@ -482,3 +482,30 @@ def test_a_random_case_whose_runs_contradict_its_generator_is_refused(folder, ca
     assert main(["audit", "PW", "--cases", "bad.json"]) == 2
     err = capsys.readouterr().err
     assert "runs[0]" in err and "generator" in err and err.count("\n") == 1, err
+
+
+def test_the_evaluators_package_is_protected_even_when_imported_before_the_run(folder, capsys):
+    (folder / "pkg29").mkdir()
+    (folder / "pkg29" / "__init__.py").write_text("")
+    (folder / "pkg29" / "mod.py").write_text(PR)
+    sys.path.insert(0, str(folder))
+    try:
+        import pkg29  # noqa: F401 - as a conftest would, before the plugin's run begins
+
+        code = main(["audit", "pkg29.mod:f", "-o", "pkg29/__init__.py"])
+    finally:
+        sys.path.remove(str(folder))
+        for name in ("pkg29.mod", "pkg29"):
+            sys.modules.pop(name, None)
+    err = capsys.readouterr().err
+    assert code == 2 and "refusing to write over the evaluator's package pkg29" in err, err
+    assert (folder / "pkg29" / "__init__.py").read_text() == ""
+
+
+@pytest.mark.parametrize("argv", [["report", "PW", "-o", "-"], ["report", "PW", "-o", ""],
+                                  ["plot", "scenarios", "-o", ""], ["plot", "scenarios", "-o", "-"]])
+def test_every_command_refuses_an_empty_or_dash_output(folder, capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "-o" in err, err
+    assert sorted(p.name for p in folder.iterdir()) == ["pr.py"]

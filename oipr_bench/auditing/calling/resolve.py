@@ -201,6 +201,12 @@ def _note_module_source(module: Any) -> None:
     source = module.__dict__.get("__file__") if isinstance(getattr(module, "__dict__", None), dict) else None
     if isinstance(source, str):
         note_input(source, "the evaluator source")
+    name = module.__dict__.get("__name__") if isinstance(getattr(module, "__dict__", None), dict) else None
+    while isinstance(name, str) and "." in name:  # its packages' __init__.py, even when imported before the run
+        name = name.rpartition(".")[0]
+        parent = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(parent, str):
+            note_input(parent, f"the evaluator's package {name}")
 
 
 def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
