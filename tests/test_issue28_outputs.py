@@ -509,3 +509,21 @@ def test_every_command_refuses_an_empty_or_dash_output(folder, capsys, argv):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "-o" in err, err
     assert sorted(p.name for p in folder.iterdir()) == ["pr.py"]
+
+
+@pytest.mark.parametrize("name,text", [("pyproject.toml", "[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n"),
+                                       ("tox.ini", "[pytest]\naddopts = -p no:cacheprovider\n"),
+                                       ("setup.cfg", "[tool:pytest]\naddopts = -p no:cacheprovider\n")])
+def test_pytest_report_never_replaces_the_configuration_in_use(folder, name, text):
+    (folder / name).write_text(text)
+    _refused(run_pytest(folder, "--evaluator=pr.py:f", f"--oipr-html={name}"), "pytest configuration", name)
+    assert (folder / name).read_text() == text
+
+
+def test_pytest_report_never_replaces_a_conftest_found_during_collection(folder):
+    (folder / "sub").mkdir()
+    (folder / "sub" / "conftest.py").write_text("import pytest\n")
+    (folder / "sub" / "test_s.py").write_text(TEST_A)
+    (folder / "r.json").symlink_to(folder / "sub" / "conftest.py")
+    _refused(run_pytest(folder, "sub", "--evaluator=pr.py:f", "--oipr-report=r.json"), "conftest.py")
+    assert (folder / "sub" / "conftest.py").read_text() == "import pytest\n"

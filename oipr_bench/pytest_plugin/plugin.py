@@ -151,6 +151,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     from ..io import note_input
 
+    note_pytest_inputs(config)  # conftest files found while collecting
     for item in session.items:
         note_input(item.path, "a test file of this pytest run")
     for flag, path, endings, words in report_paths(config):
