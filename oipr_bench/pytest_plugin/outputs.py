@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+
 import pytest
 
 from .options import value
