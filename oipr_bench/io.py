@@ -68,15 +68,17 @@ def same_output(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     except OSError:
         return False
 
+
 def check_output(path: str | os.PathLike[str]) -> None:
     """Refuse ``path`` as an output of this run before any work is done.
 
-    The rule every command shares: a trailing ``/`` or a folder is refused (an output needs a
-    file name), and so is a file this run reads (see :func:`note_input`).
+    The rule every command shares: ``""`` and ``-`` are refused (not file names), a trailing ``/``
+    or a folder is refused (an output needs a file name), a missing folder is refused (folders are
+    never created), and so is a file this run reads (see :func:`note_input`).
 
     Raises
     ------
-    IsADirectoryError, OverwriteRefused
+    ValueError, IsADirectoryError, FileNotFoundError, NotADirectoryError, OverwriteRefused
     """
     _destination(path)
 
