@@ -527,3 +527,16 @@ def test_pytest_report_never_replaces_a_conftest_found_during_collection(folder)
     (folder / "r.json").symlink_to(folder / "sub" / "conftest.py")
     _refused(run_pytest(folder, "sub", "--evaluator=pr.py:f", "--oipr-report=r.json"), "conftest.py")
     assert (folder / "sub" / "conftest.py").read_text() == "import pytest\n"
+
+
+def test_report_never_writes_over_a_module_the_evaluator_imports(folder, capsys):
+    (folder / "rephelper28.py").write_text(PR.replace("def f", "def g"))
+    (folder / "ev28.py").write_text(HELPER_USER.replace("helper", "rephelper28"))
+    (folder / "page.html").symlink_to("rephelper28.py")
+    try:
+        code = main(["report", "ev28.py:f", "-o", "page.html"])
+    finally:
+        sys.modules.pop("rephelper28", None)
+    err = capsys.readouterr().err
+    assert code == 2 and "refusing to write over the Python module rephelper28" in err, err
+    assert "def g" in (folder / "rephelper28.py").read_text()
