@@ -403,13 +403,23 @@ def test_an_unexpected_error_is_one_line_and_says_the_report_was_not_written(fol
         main(["--debug", "audit", "PW", "-o", "x.json"])
 
 
-def test_an_evaluator_lowering_the_recursion_limit_does_not_break_the_run(folder, capsys):
-    (folder / "g3.py").write_text("import sys\n" + PR.replace("def f(t, p):\n", "def f(t, p):\n    sys.setrecursionlimit(60)\n"))
+G3 = "import sys\n" + PR.replace("def f(t, p):\n", "def f(t, p):\n    sys.setrecursionlimit(60)\n")
+
+
+def test_an_evaluator_lowering_the_recursion_limit_does_not_break_the_run(folder):
+    (folder / "g3.py").write_text(G3)
+    proc = run_cli(folder, "audit", "g3.py:f", "--suite", "all", "--format", "json", "-o", "x.json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    report = json.loads((folder / "x.json").read_text())
+    assert report["evaluator"]["name"] == "g3.py:f"
+    assert [c["id"] for c in report["cases"] if c["status"] != "ok"] == []  # every result was read normally
+
+
+def test_the_recursion_limit_is_put_back_after_a_call(folder, capsys):
+    (folder / "g3.py").write_text(G3)
     limit = sys.getrecursionlimit()
-    code = main(["audit", "g3.py:f", "--suite", "all", "--format", "json", "-o", "x.json"])
+    assert main(["audit", "g3.py:f", "--format", "json", "-o", "x.json"]) == 1, capsys.readouterr().err
     assert sys.getrecursionlimit() == limit
-    assert code == 1, capsys.readouterr().err
-    assert json.loads((folder / "x.json").read_text())["evaluator"]["name"] == "g3.py:f"
 
 
 # -- L13: file.py:name imports its siblings --------------------------------------------------------

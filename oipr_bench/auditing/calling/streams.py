@@ -175,11 +175,11 @@ def evaluator_streams() -> Iterator[None]:
     try:
         yield
     finally:
+        if sys.getrecursionlimit() != limit:  # sys.setrecursionlimit(60) in user code: first, before any call
+            sys.setrecursionlimit(limit)
         if os.getpid() != pid:  # a child the user code forked: it must not run the rest of the audit
             os._exit(0)
         _STARTED.update(t for t in threading.enumerate() if t not in before)
-        if sys.getrecursionlimit() != limit:  # sys.setrecursionlimit(60) in user code must not break the run
-            sys.setrecursionlimit(limit)
         _kept(sys.stdout)
         _kept(sys.stderr)
         _flush(sys.stdout, sys.stderr, saved_err)
