@@ -151,7 +151,7 @@ def m7_user_thread(r: Run) -> str:
         import threading, time
         def test_thread():
             def work():
-                time.sleep(2); open("thread_done.txt", "w").write("ok")
+                time.sleep(6); open("thread_done.txt", "w").write("ok")  # outlives the rest of the run
             threading.Thread(target=work).start()
     """)
     proc = r.pytest("test_thr.py", "--evaluator=pr.py:f", timeout=600)
