@@ -12,7 +12,10 @@ same limits hold everywhere; they are listed in ``docs/troubleshooting.md``.
   on the text before the parser recurses).
 * :func:`run_scope` and :func:`note_input` record the files a run reads, so that
   no output of the run replaces one (the writers in :mod:`oipr_bench.io` ask
-  :func:`input_role`); every file read here is noted;
+  :func:`input_role`); every file read here is noted, and so is the source of
+  every Python module imported during the run outside the standard library
+  and site-packages (the evaluator's package, the modules it imports, pytest's
+  conftest and test files: :func:`note_new_modules`);
 * :func:`clip` and :func:`printable` keep a message one short, harmless line;
   :func:`format_exception` caps a traceback's depth.
 """
@@ -23,6 +26,8 @@ import json
 import os
 import re
 import stat
+import sys
+import sysconfig
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,27 +49,77 @@ MAX_DETAIL = 20_000
 
 #: Files read in the current run: (st_dev, st_ino) -> what the file is; None outside a run.
 _run_inputs: dict[tuple[int, int], str] | None = None
+#: Names of the modules in ``sys.modules`` already looked at in the current run (None outside a run).
+_seen_modules: set[str] | None = None
 
 
 @contextmanager
 def run_scope() -> Iterator[None]:
     """One command (or one pytest session) of oipr-bench: the inputs it notes are protected.
 
+    Every Python module imported while the scope is open (the evaluator's package and the modules
+    it imports, a test file pytest collects) is an input too, unless it lives in the standard
+    library or in site-packages (:func:`note_new_modules`).
+
     Scopes nest; an inner scope protects its own inputs and, on exit, restores the outer one.
     """
-    global _run_inputs
-    outer = _run_inputs
+    global _run_inputs, _seen_modules
+    outer, outer_seen = _run_inputs, _seen_modules
     _run_inputs = dict(outer or {})
+    _seen_modules = set(sys.modules) if outer_seen is None else set(outer_seen)
     try:
         yield
     finally:
-        _run_inputs = outer
+        _run_inputs, _seen_modules = outer, outer_seen
+
+
+def _installed_folders() -> tuple[str, ...]:
+    """The standard library and site-packages folders (with a trailing separator)."""
+    import site
+
+    names = ("stdlib", "platstdlib", "purelib", "platlib")
+    folders = {sysconfig.get_paths().get(n) for n in names}
+    try:
+        folders.update(site.getsitepackages())
+        folders.add(site.getusersitepackages())
+    except AttributeError:  # a virtualenv's old site module
+        pass
+    return tuple(sorted({os.path.join(os.path.realpath(f), "") for f in folders if f}))
+
+
+_INSTALLED: tuple[str, ...] | None = None
+
+
+def note_new_modules() -> None:
+    """Note the source file of every module imported since the run began (see :func:`run_scope`).
+
+    Modules under the standard library or site-packages are not the user's files and are skipped.
+    """
+    global _INSTALLED
+    if _run_inputs is None or _seen_modules is None:
+        return
+    new = [name for name in list(sys.modules) if name not in _seen_modules]
+    if not new:
+        return
+    if _INSTALLED is None:
+        _INSTALLED = _installed_folders()
+    for name in new:
+        _seen_modules.add(name)
+        module = sys.modules.get(name)
+        namespace = getattr(module, "__dict__", None)
+        source = namespace.get("__file__") if isinstance(namespace, dict) else None
+        if not isinstance(source, str) or not source:
+            continue
+        if os.path.realpath(source).startswith(_INSTALLED):
+            continue
+        note_input(source, f"the Python module {clip(printable(name), 80)}")
 
 
 def input_role(st: os.stat_result) -> str | None:
     """What the file with status ``st`` is, when the current run reads it (None otherwise)."""
     if _run_inputs is None:
         return None
+    note_new_modules()
     return _run_inputs.get((st.st_dev, st.st_ino))
 
 

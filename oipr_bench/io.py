@@ -13,11 +13,18 @@ What is *not* a plain file is never replaced:
 * a folder, or a path written with a trailing ``/``, is refused with
   :class:`IsADirectoryError` (a report needs a file name);
 * a file this run reads (evaluator source, expectation file, case file,
-  input series, reference or atlas file) is never written over, whatever the
-  spelling of either path (relative, ``./``, symlink, hard link): inside
-  :func:`run_scope`, every reader calls :func:`note_input` and every writer
-  refuses a destination with the same ``(st_dev, st_ino)``
-  (:class:`~oipr_bench.errors.OverwriteRefused`).
+  input series, reference or atlas file, the evaluator's package and the
+  modules it imports, pytest's configuration, conftest and test files) is
+  never written over, whatever the spelling of either path (relative, ``./``,
+  symlink, hard link): inside :func:`run_scope`, every reader calls
+  :func:`note_input` and every writer refuses a destination with the same
+  ``(st_dev, st_ino)`` (:class:`~oipr_bench.errors.OverwriteRefused`);
+* a folder is never created: a destination whose folder does not exist
+  (a typo, a dangling symlink into a missing folder) is refused with
+  :class:`FileNotFoundError`; a caller that owns a folder creates it first;
+* ``""`` and ``"-"`` are not file names (:func:`output_name_problem`);
+* SIGTERM while the files are staged or renamed removes the temporary files,
+  then ends the process by SIGTERM's default action (as if no handler ran).
 """
 
 from __future__ import annotations
@@ -25,26 +32,53 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import stat
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from .errors import OverwriteRefused
 from .guards import input_role, note_input, run_scope
 
-__all__ = ["run_scope", "note_input", "check_output", "atomic_write_bytes", "atomic_write_text", "atomic_write_json",
-           "atomic_write_files", "dumps_json"]
+__all__ = ["run_scope", "note_input", "check_output", "output_name_problem", "same_output", "atomic_write_bytes",
+           "atomic_write_text", "atomic_write_json", "atomic_write_files", "dumps_json"]
+
+
+def output_name_problem(raw: str) -> str:
+    """Why ``raw`` is not an output path ("" when it may be one): empty, or ``-``.
+
+    ``-`` is not taken to mean stdout anywhere: a command prints to stdout when no output is given.
+    """
+    if raw == "":
+        return "empty path; give a file name (an unset shell variable?)"
+    if raw == "-":
+        return "'-' is not taken to mean stdout; give a file name, or leave the option out to print to stdout"
+    return ""
+
+
+def same_output(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """True when the two output paths name one file (same spelling after resolving, or the same inode)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
 
 def check_output(path: str | os.PathLike[str]) -> None:
     """Refuse ``path`` as an output of this run before any work is done.
 
-    The rule every command shares: a trailing ``/`` or a folder is refused (an output needs a
-    file name), and so is a file this run reads (see :func:`note_input`).
+    The rule every command shares: ``""`` and ``-`` are refused (not file names), a trailing ``/``
+    or a folder is refused (an output needs a file name), a missing folder is refused (folders are
+    never created), and so is a file this run reads (see :func:`note_input`).
 
     Raises
     ------
-    IsADirectoryError, OverwriteRefused
+    ValueError, IsADirectoryError, FileNotFoundError, NotADirectoryError, OverwriteRefused
     """
     _destination(path)
 
@@ -80,6 +114,9 @@ def _write_direct(path: Path, data: bytes) -> None:
 def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
     """(file to write, write it directly?) for ``path``; see the module docstring."""
     raw = os.fspath(path)
+    problem = output_name_problem(raw)
+    if problem:
+        raise ValueError(problem)
     if raw.endswith("/") or raw.endswith(os.sep):
         raise IsADirectoryError(errno.EISDIR, "ends with a path separator; give a file name, not a folder", raw)
     target = Path(raw)
@@ -95,7 +132,18 @@ def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
         _input_clash(raw, st)
     if target.is_symlink():  # write the link's target, beside the target
         target = Path(os.path.realpath(target))
+    _folder_exists(raw, target.parent)
     return target, False
+
+
+def _folder_exists(raw: str, folder: Path) -> None:
+    """Refuse a destination whose folder is missing: folders are never created (a typo must not land a file)."""
+    if os.path.isdir(folder):
+        return
+    if os.path.lexists(folder):
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder", raw)
+    raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist (oipr-bench does not create folders)",
+                            raw)
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
@@ -119,7 +167,6 @@ def _named(exc: OSError, path: Path) -> OSError:
 
 def _stage(path: Path, data: bytes) -> str:
     """Write ``data`` to a temporary file beside ``path``, flushed to disk; return its name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:  # from here on the file object owns (and closes) fd
@@ -161,6 +208,56 @@ def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Pa
         Naming the file that could not be written.
     """
     plan = [(Path(given), *_destination(given)) for given in files]
+    with _cleanup_on_sigterm():
+        _stage_and_rename(plan, files)
+    for (given, path, direct), data in zip(plan, files.values()):
+        if direct:
+            try:
+                _write_direct(path, data)
+            except OSError as exc:
+                raise _named(exc, given) from None
+    return [given for given, _, _ in plan]
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while files were staged: clean up, then die of SIGTERM."""
+
+
+@contextmanager
+def _cleanup_on_sigterm() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`_Terminated` (the writers' clean-up runs), then the signal's default action.
+
+    Only in the main thread, and only when SIGTERM has its default action (a handler of the
+    program's own, or an ignored SIGTERM, is left alone).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+    except (ValueError, OSError):
+        previous = None
+    if previous != signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise SystemExit(128 + signal.SIGTERM) from None  # not reached: the default action ends the process
+    finally:
+        if signal.getsignal(signal.SIGTERM) is handler:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stage_and_rename(plan: list[tuple[Path, Path, bool]], files: Mapping[Any, bytes]) -> None:
+    """Stage every regular file of ``plan``, then rename them all (see :func:`atomic_write_files`)."""
     staged: list[tuple[str, Path]] = []
     try:
         for (given, path, direct), data in zip(plan, files.values()):
@@ -180,13 +277,6 @@ def atomic_write_files(files: Mapping[str | os.PathLike[str], bytes]) -> list[Pa
             for left, _ in staged[k:]:
                 _unlink(left)
             raise
-    for (given, path, direct), data in zip(plan, files.values()):
-        if direct:
-            try:
-                _write_direct(path, data)
-            except OSError as exc:
-                raise _named(exc, given) from None
-    return [given for given, _, _ in plan]
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:

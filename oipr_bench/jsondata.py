@@ -125,6 +125,26 @@ class SchemaProblem(NamedTuple):
         return json_path(self.parts)
 
 
+def _reason_first(error: Any) -> str:
+    """The error's message with the reason first: a long dump of the offending value comes last, clipped.
+
+    jsonschema starts many messages with the value (``{...} should not be valid under ...``); a
+    message clipped to one line would then never reach the reason.
+    """
+    message = str(error.message)
+    if error.validator == "not" and isinstance(error.validator_value, Mapping) \
+            and set(error.validator_value) == {"required"}:
+        names = ", ".join(repr(n) for n in error.validator_value["required"])
+        return f"must not have {names} here (the schema forbids {names} in this kind of object)"
+    try:
+        dump = repr(error.instance)
+    except Exception:  # noqa: BLE001 - a message must not fail
+        return message
+    if len(dump) > 60 and message.startswith(dump):
+        return f"the value {message[len(dump):].strip()} (the value: {clip(dump, 60)})"
+    return message
+
+
 def schema_problem(doc: Any, schema_doc: str | Mapping[str, Any]) -> SchemaProblem | None:
     """The most relevant violation by ``doc`` of a schema (None when valid).
 
@@ -144,7 +164,7 @@ def schema_problem(doc: Any, schema_doc: str | Mapping[str, Any]) -> SchemaProbl
     if error is None:
         return None
     parts = list(error.absolute_path)
-    message = error.message
+    message = _reason_first(error)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         unknown = sorted(k for k in error.instance if k not in allowed)

@@ -59,8 +59,13 @@ def test_writes_bytes_text_and_json_and_returns_the_path(tmp_path):
     assert _temps(tmp_path) == []
 
 
-def test_creates_missing_parent_folders(tmp_path):
+def test_refuses_missing_parent_folders_and_creates_none(tmp_path):
+    # issue 28 (L2): a typo in a folder name must not land the file somewhere new
     target = tmp_path / "x" / "y" / "z.json"
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        atomic_write_json(target, [1])
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "x" / "y").mkdir(parents=True)
     atomic_write_json(target, [1])
     assert target.read_text() == "[\n  1\n]\n"
 

@@ -128,7 +128,7 @@ def test_output_path_is_resolved_before_the_evaluator_runs(tmp_path, command, ou
 def test_plugin_fails_the_run_when_a_report_cannot_be_written(tmp_path, option):
     (tmp_path / "blocker").write_text("a file where a folder should be")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--evaluator", "OIPR",
-                           f"{option}={tmp_path / 'blocker' / 'r.out'}"],
+                           f"{option}={tmp_path / 'blocker' / ('r.json' if option == '--oipr-report' else 'r.html')}"],
                           cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout[-3000:]  # OIPR passes everything: only the report failed
     assert f"oipr-bench: ERROR: {option}" in proc.stdout

@@ -135,6 +135,7 @@ def test_report_from_dict_and_failed_cases(tmp_path):
         return evaluators.get("PW")(y_true, y_pred)
 
     profile = audit(fragile, expect={"fragments_merging": "no"})
+    (tmp_path / "sub").mkdir()  # the writer never creates folders (issue 28)
     path = write_report(profile.to_dict(), tmp_path / "sub" / "f.html", title="Fragile <test>")
     doc = parse(path)
     text = path.read_text()

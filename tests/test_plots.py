@@ -240,6 +240,7 @@ def test_plot_interest_bad_input_file_exits_2(tmp_path, capsys):
 def test_sweep_scenario_ranking(tmp_path, capsys):
     needs_mpl()
     prefix = tmp_path / "out" / "ffps"
+    prefix.parent.mkdir()  # the prefix's folder must exist (outputs never create folders, issue 28)
     code, out, err = run_cli(["sweep", "--case", "fragmented_fps", "--l-dis-grid", "0,5", "--l-obs-grid", "0:20:10",
                               "-o", str(prefix), "--format", "png,svg"], capsys)
     assert code == 0, err

@@ -282,6 +282,7 @@ def test_report_is_valid_and_complete_under_xdist(pw_folder, repo_root):
     pytest.importorskip("xdist")
     import jsonschema
 
+    pw_folder.path.joinpath("out").mkdir()  # the report's folder must exist (folders are never created)
     result = run(pw_folder, "--evaluator=mypw:pw", "-n", "2", "--oipr-report=out/report.json")
     assert result.ret == 1
     result.assert_outcomes(failed=5, passed=36)

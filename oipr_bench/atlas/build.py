@@ -14,6 +14,7 @@ The audit's JSON report is kept beside it (one file per row).
 from __future__ import annotations
 
 import math
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
@@ -159,10 +160,16 @@ def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], 
     return profile_adapter(by_id()[row_id], reverse)
 
 
+def worker_count(jobs: int, rows: int) -> int:
+    """Worker processes to start for ``rows`` rows when ``jobs`` are asked: ``min(jobs, rows, CPUs)``, at least 1."""
+    return max(1, min(jobs, rows, os.cpu_count() or 1))
+
+
 def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
     """Audit every adapter (in ``jobs`` worker processes), in the given order; ``reverse``: see :func:`profile_adapter`."""
     listed = list(adapters)
     ids = [a.id for a in listed]
+    jobs = worker_count(jobs, len(ids))
     if jobs <= 1 or len(ids) <= 1:
         return [_profile_by_id(i, reverse) for i in ids]
     # The longest rows start first (reduced slow rows, other slow rows, then the rest), so the

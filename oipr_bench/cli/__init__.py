@@ -12,7 +12,9 @@ is broken or missing; :data:`COMMANDS` holds the one-line help ``--help``
 prints without importing anything.
 
 Errors the user can fix (bad path, bad parameter, unknown name, bad file) end
-with exit code 2 and one line on stderr; ``--debug`` shows the traceback. A
+with exit code 2 and one line on stderr; any other exception (a bug, or the
+interpreter's state broken by user code) with exit code 3 and one line saying
+whether the asked-for output was written; ``--debug`` shows the traceback. A
 dependency that fails to import is named in that line, with the fix.
 """
 
@@ -26,6 +28,7 @@ from typing import Any, NamedTuple, Sequence
 from .._version import __version__
 from ..auditing.calling.flags import GivenOnce
 from ..errors import OiprBenchError
+from ..guards import clip, describe_exception, printable
 
 
 class Command(NamedTuple):
@@ -166,8 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    import time
+
     from ..io import run_scope
 
+    started = time.time()
     try:
         with run_scope():  # no output of this command may replace a file it reads
             return int(args.func(args) or 0)
@@ -182,6 +188,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"oipr-bench {args.command}: error: {msg}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - an unexpected error: one line, not a traceback (--debug shows it)
+        if args.debug:
+            raise
+        print(f"oipr-bench {args.command}: internal error: {describe_exception(exc)}{_not_written(args, started)}; "
+              "rerun with --debug for the traceback", file=sys.stderr)
+        return INTERNAL_ERROR
+
+
+#: Exit code of an unexpected error (a bug, or interpreter state broken by user code); see troubleshooting.md.
+INTERNAL_ERROR = 3
+
+
+def _not_written(args: argparse.Namespace, started: float) -> str:
+    """`` (-o PATH was not written)`` when the command was asked for an output that it did not write."""
+    import os
+
+    output = getattr(args, "output", None)
+    if not isinstance(output, str) or not output:
+        return ""
+    try:
+        if os.stat(output).st_mtime >= started:
+            return ""
+    except OSError:
+        pass
+    return f" (-o {printable(clip(output, 200))} was not written)"
 
 
 def console_main() -> None:

@@ -83,8 +83,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _profiled(adapters: list[Any], jobs: int, reverse: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
-    from ..atlas.build import profile_all
+    from ..atlas.build import profile_all, worker_count
 
+    used = worker_count(jobs, len(adapters))
+    if used < jobs:
+        print(f"oipr-bench atlas: --jobs {jobs} clamped to {used} ({len(adapters)} row{'s' * (len(adapters) != 1)} "
+              f"to profile, {os.cpu_count() or 1} CPUs)", file=sys.stderr)
     rows, reports, seconds = [], {}, {}
     for row, report, secs in profile_all(adapters, jobs=jobs, reverse=reverse):
         rows.append(row)
@@ -166,7 +170,13 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
     from ..io import atomic_write_text
 
     t0 = time.perf_counter()
-    text = render_disagreements(study(jobs=args.jobs))
+    from ..atlas.build import worker_count
+    from ..atlas.disagreements.study import groups
+
+    jobs = worker_count(args.jobs, len(groups()))
+    if jobs < args.jobs:
+        print(f"oipr-bench atlas: --jobs {args.jobs} clamped to {jobs} ({os.cpu_count() or 1} CPUs)", file=sys.stderr)
+    text = render_disagreements(study(jobs=jobs))
     directory.mkdir(parents=True, exist_ok=True)
     atomic_write_text(directory / "DISAGREEMENTS.md", text)
     print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")

@@ -20,7 +20,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..io import atomic_write_text, check_output
+from ..io import atomic_write_text, check_output, output_name_problem
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..auditing.options import AuditOptions
@@ -133,9 +133,17 @@ def output_path(output: str | None) -> str | None:
     """``output`` fixed against the current folder before any user code runs.
 
     An evaluator calling ``os.chdir`` must not move the file (``os.path.join`` keeps a trailing
-    ``/``, which the writer refuses as a folder).
+    ``/``, which the writer refuses as a folder). ``-o ''`` and ``-o -`` are refused
+    (:func:`~oipr_bench.io.output_name_problem`): without ``-o`` the output goes to stdout.
     """
-    return os.path.join(os.getcwd(), output) if output else None
+    if output is None:
+        return None
+    problem = output_name_problem(output)
+    if problem:
+        from ..errors import UsageError
+
+        raise UsageError(f"-o {output!r}: {problem}")
+    return os.path.join(os.getcwd(), output)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -154,4 +162,4 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(output, text)
     else:
         sys.stdout.write(text)
-    return exit_code(profile, "audit", quiet=args.format == "json")
+    return exit_code(profile, "audit")  # with --format json too: the problems, one line each, on stderr

@@ -170,6 +170,10 @@ def _output_folder(output: str) -> None:
 
     from ..errors import UsageError
 
+    from ..io import output_name_problem
+
+    if output_name_problem(output):  # -o '' would be the current folder, -o - a folder named '-'
+        raise UsageError(f"-o {output!r}: {output_name_problem(output)}")
     folder = Path(output)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"-o {output}: is a file, expected a folder (the gallery writes several pictures into it)")

@@ -38,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
     from ..auditing.profile.profiles import AuditSession
     from ..auditing.calling.resolve import parse_params, resolve
 
+    output = output_path(args.output)  # before any user code runs (it may os.chdir); -o '' and -o - refused
     if not str(args.output).lower().endswith((".html", ".htm")):
         raise UsageError(f"{args.output}: the report is HTML; give a file name ending in .html")
-    output = output_path(args.output)  # before any user code runs (it may os.chdir)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source

@@ -178,6 +178,7 @@ def write_gallery(out_dir: str | os.PathLike[str], cases: Sequence[Any] | None =
         cases = scenarios.load()
     groups = group_cases(cases)
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)  # the writer never creates folders; the gallery's folder is ours
     written: list[Path] = []
     for name, group in groups.items():
         for fmt in formats:

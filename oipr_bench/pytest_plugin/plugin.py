@@ -39,13 +39,13 @@ from typing import Any
 import pytest
 
 from .options import OPTIONS, register, taken_names, value
+from .outputs import check_outputs, check_report_path, note_pytest_inputs, report_paths
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
 
 
 #: The run scope of an auditing session (see oipr_bench.io.run_scope), closed at unconfigure.
 SCOPE = pytest.StashKey[ExitStack]()
-#: The threads alive before the evaluator was imported, and the session's exit status.
-THREADS = pytest.StashKey[set]()
+#: The session's exit status.
 EXIT_STATUS = pytest.StashKey[int]()
 
 
@@ -97,16 +97,14 @@ def pytest_configure(config: pytest.Config) -> None:
         options = _options(config)
         resolved = resolve(value(config, "evaluator"),
                            parse_params(value(config, "evaluator_param"), option="--evaluator-param"))
-        for flag, path in (("--oipr-report", value(config, "report")), ("--oipr-html", value(config, "html"))):
-            if path:
-                _check_report_path(flag, path)
+        note_pytest_inputs(config)
+        check_outputs(config)
         state = PluginState(AuditSession(resolved, options), strict=bool(value(config, "strict_expectations")))
     except (OiprBenchError, ValueError, OSError) as exc:
         scope.close()
         raise pytest.UsageError(f"oipr-bench: {exc}") from None
     config.stash[SCOPE] = scope
     _forget_other_evaluators_failures(config, str(evaluator))
-    config.stash[THREADS] = set(threading.enumerate())
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
 
@@ -146,20 +144,33 @@ def _say_taken_names(config: pytest.Config) -> None:
             stacklevel=2)
 
 
-def _check_report_path(flag: str, path: str) -> None:
-    """Refuse, before the session runs, a report path naming a file the session reads (evaluator source...).
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The collected test files are inputs of the session too: refuse a report path naming one, before any test runs."""
+    config = session.config
+    if state_of(config) is None or _is_worker(config):
+        return
+    from ..io import note_input
 
-    Other problems (a folder, a parent that is a file) fail the run when the report is written, as before.
+    note_pytest_inputs(config)  # conftest files found while collecting
+    for item in session.items:
+        note_input(item.path, "a test file of this pytest run")
+    for flag, path, endings, words in report_paths(config):
+        check_report_path(flag, path, endings, words)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Under pytest-xdist the controller collects nothing: note the test files the workers collected.
+
+    A report path naming one then fails the run when the report is written (the file is kept).
     """
-    from ..errors import OverwriteRefused
-    from ..io import check_output
+    config = node.config
+    if state_of(config) is None:
+        return
+    from ..io import note_input
 
-    try:
-        check_output(path)
-    except OverwriteRefused as exc:
-        raise pytest.UsageError(f"oipr-bench: {flag}: {exc}") from None
-    except OSError:
-        pass
+    for nodeid in {i.split("::")[0] for i in ids}:
+        note_input(config.rootpath / nodeid, "a test file of this pytest run")
 
 
 @pytest.hookimpl(trylast=True)
@@ -177,16 +188,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def _leave_stray_threads(config: pytest.Config) -> None:
     """End the process now when the evaluator left non-daemon threads running (they would keep pytest alive).
 
+    Only threads started while the evaluator's code ran count (:func:`~oipr_bench.auditing.calling.streams.started_threads`):
+    a test's own threads are waited for (first), as pytest would without oipr-bench, and never ended.
     Runs last, after the report and every other plugin's unconfigure; stdout and stderr are flushed.
     """
     import os
     import sys
 
-    before = config.stash.get(THREADS, set())
-    stray = [t for t in threading.enumerate()
-             if t.is_alive() and not t.daemon and t is not threading.main_thread() and t not in before]
+    from ..auditing.calling.streams import started_threads
+
+    stray = [t for t in started_threads() if t.is_alive() and not t.daemon and t is not threading.main_thread()]
     if not stray:
-        return
+        return  # the test suite's own threads: the interpreter waits for them, as without oipr-bench
+    for thread in threading.enumerate():  # the suite's own threads finish first; only the evaluator's are left
+        if thread.is_alive() and not thread.daemon and thread is not threading.main_thread() and thread not in stray:
+            thread.join()
     names = ", ".join(sorted(t.name for t in stray)[:5])
     print(f"oipr-bench: the evaluator left {len(stray)} non-daemon thread(s) running ({names}); "
           "pytest exits without waiting for them", file=sys.stderr)

@@ -375,7 +375,7 @@ def write_report(profile: Any, path: str | os.PathLike[str], title: str | None =
     profile : Profile or dict
         What :func:`oipr_bench.audit` returns, or its ``to_dict()`` form.
     path : path
-        The ``.html`` file to write; folders are created.
+        The ``.html`` file to write; its folder must exist (never created: :mod:`oipr_bench.io`).
     title : str, optional
         Page heading (default ``"Evaluator audit: <name>"``).
     extra_html : str, optional

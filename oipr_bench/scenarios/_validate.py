@@ -304,4 +304,34 @@ def load_case_file(path: Path) -> tuple[Parsed, ...]:
         if item.doc["id"] in seen:
             raise FixtureError("duplicate case id", file=file, case_id=item.doc["id"], json_path=json_path(["cases", i, "id"]))
         seen.add(item.doc["id"])
+        if "runs" in item.doc:
+            _check_runs_match_generator(item, i, file)
     return tuple(parsed)
+
+
+#: Most random draws (points) regenerated to check a user's random-detector case against its generator.
+MAX_CHECKED_DRAWS = MAX_DATASET_POINTS
+
+
+def _check_runs_match_generator(item: Parsed, i: int, file: str) -> None:
+    """A user's random-detector case: its ``runs`` must be the draws its ``generator`` spec describes.
+
+    The spec is what a reader regenerates the runs from (and what the report records); runs that
+    contradict it are refused, naming the first run that differs.
+    """
+    from .detectors import random_detector
+
+    gen, case_id = item.doc["generator"], item.doc["id"]
+    draws = (gen["first_draw"] - 1 + gen["n_runs"]) * gen["length"]
+    if draws > MAX_CHECKED_DRAWS:
+        raise FixtureError(f"the generator spec needs {draws} random draws to check its runs, more than the limit of "
+                           f"{MAX_CHECKED_DRAWS}", file=file, case_id=case_id,
+                           json_path=json_path(["cases", i, "generator"]))
+    rng = np.random.RandomState(gen["seed"])
+    for _ in range(gen["first_draw"] - 1):
+        rng.rand(gen["length"])
+    for k, given in enumerate(item.predictions):
+        if not np.array_equal(random_detector(gen["length"], gen["p"], seed=rng), given):
+            raise FixtureError(f"runs[{k}] is not draw {gen['first_draw'] + k} of its generator spec (seed {gen['seed']}, "
+                               f"p {gen['p']}); give the runs the generator draws, or fix the spec", file=file,
+                               case_id=case_id, json_path=json_path(["cases", i, "runs", k]))

@@ -130,6 +130,7 @@ def build_family_documents() -> dict[str, str]:
 def write_families(scenarios_dir: str | os.PathLike[str]) -> list[Path]:
     """Write the family files into ``<scenarios_dir>/properties/`` (atomically, the manifest last)."""
     out = Path(scenarios_dir) / FAMILIES_FOLDER
+    out.mkdir(parents=True, exist_ok=True)  # the writer never creates folders; this one is ours
     return [atomic_write_text(out / name, text) for name, text in build_family_documents().items()]
 
 

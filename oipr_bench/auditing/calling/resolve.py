@@ -12,7 +12,10 @@ A class is instantiated with the parameters (none by default); a function
 with parameters is called with them as keyword arguments; an instance is
 called directly, or through its ``evaluate`` method when it is not callable.
 A module given by name that is not importable is also looked for in the
-current folder (``pytest`` does not put it on ``sys.path``).
+current folder (``pytest`` does not put it on ``sys.path``). A ``file.py``
+is imported with its folder first on ``sys.path``, as ``python file.py`` would
+(``from helper import g`` finds ``helper.py`` beside it); afterwards the
+folder moves to the end of ``sys.path``.
 
 Everything the user can get wrong raises :class:`oipr_bench.errors.UsageError`
 with one line saying what and where.
@@ -164,12 +167,33 @@ def _import_file(path: Path, spec: str) -> Any:
         raise UsageError(f"evaluator {spec!r}: cannot import {str(path)!r}")
     module = importlib.util.module_from_spec(file_spec)
     sys.modules[modname] = module
+    folder = _first_on_path(path)
     try:
         guarded(repr(spec), f"importing {str(path)!r} failed", file_spec.loader.exec_module, module)
     except BaseException:
         sys.modules.pop(modname, None)
         raise
+    finally:
+        _last_on_path(folder)
     return module
+
+
+def _first_on_path(path: Path) -> str | None:
+    """Put the file's folder first on ``sys.path`` for its import, as ``python file.py`` does (None if already there)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder in sys.path:
+        return None
+    sys.path.insert(0, folder)
+    importlib.invalidate_caches()
+    return folder
+
+
+def _last_on_path(folder: str | None) -> None:
+    """After the import, move ``folder`` to the end of ``sys.path``: still there for imports inside calls,
+    but no longer in front of anything else."""
+    if folder is not None and folder in sys.path:
+        sys.path.remove(folder)
+        sys.path.append(folder)
 
 
 def _note_module_source(module: Any) -> None:
@@ -177,6 +201,12 @@ def _note_module_source(module: Any) -> None:
     source = module.__dict__.get("__file__") if isinstance(getattr(module, "__dict__", None), dict) else None
     if isinstance(source, str):
         note_input(source, "the evaluator source")
+    name = module.__dict__.get("__name__") if isinstance(getattr(module, "__dict__", None), dict) else None
+    while isinstance(name, str) and "." in name:  # its packages' __init__.py, even when imported before the run
+        name = name.rpartition(".")[0]
+        parent = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(parent, str):
+            note_input(parent, f"the evaluator's package {name}")
 
 
 def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -152,7 +153,10 @@ def _judged_call(fn: Callable[..., Any], originals: tuple[np.ndarray, np.ndarray
     step = "call"
     try:
         with evaluator_streams():
+            limit = sys.getrecursionlimit()
             result = fn(t_copy, p_copy)
+            if sys.getrecursionlimit() != limit:  # lowered by the call: reading its result needs the usual limit
+                sys.setrecursionlimit(limit)
             step = "result"
             score, returned_f1 = coerce_with_flag(result)
             kind = result_kind(result)

@@ -11,6 +11,9 @@
   write from another thread to stderr. Writes through the guards are serialised by one lock.
 * A process the user code forked returns into oipr-bench's code only to leave at once
   (``os._exit(0)``): a fork never runs the rest of the audit twice.
+* :func:`started_threads`: the threads user code started (a test's own threads are not the
+  evaluator's: the pytest plugin blames and ends only these).
+* A recursion limit the user code changed is put back after it returns.
 * :data:`touched` records whether user code ran in this process (the command line then ends with
   :func:`os._exit`, so the evaluator's ``atexit`` handlers and non-daemon threads cannot change the
   exit code or keep the run alive; see :func:`oipr_bench.cli.console_main`).
@@ -22,6 +25,7 @@ import io
 import os
 import sys
 import threading
+import weakref
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -30,6 +34,8 @@ from typing import Any, Iterator
 _WRITE_LOCK = threading.RLock()
 #: ``touched[0]`` is True once user code has run in this process.
 touched = [False]
+#: Threads started while user code ran (see :func:`started_threads`).
+_STARTED: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
 #: Every object ever installed as (or replaced from) ``sys.stdout``/``sys.stderr`` here, kept alive:
 #: CPython's ``print`` holds a *borrowed* reference to ``sys.stdout``, so a stream freed while a
 #: user thread is inside ``print`` crashes the interpreter (SIGSEGV). Nothing swapped out is freed.
@@ -82,6 +88,11 @@ class MainThreadStdout(_StreamGuard):
         target = self._target if threading.current_thread() is self._main else self._stderr
         with _WRITE_LOCK:
             return target.write(text)
+
+
+def started_threads() -> list[threading.Thread]:
+    """The threads started while user code ran (import, set-up, calls) in this process, alive or not."""
+    return list(_STARTED)
 
 
 def _kept(stream: Any) -> Any:
@@ -146,6 +157,8 @@ def evaluator_streams() -> Iterator[None]:
     touched[0] = True
     pid = os.getpid()
     threads = threading.active_count()
+    before = set(threading.enumerate())
+    limit = sys.getrecursionlimit()
     saved_out, saved_err = sys.stdout, sys.stderr
     _flush(saved_out, saved_err)
     saved_fd = None
@@ -162,8 +175,11 @@ def evaluator_streams() -> Iterator[None]:
     try:
         yield
     finally:
+        if sys.getrecursionlimit() != limit:  # sys.setrecursionlimit(60) in user code: first, before any call
+            sys.setrecursionlimit(limit)
         if os.getpid() != pid:  # a child the user code forked: it must not run the rest of the audit
             os._exit(0)
+        _STARTED.update(t for t in threading.enumerate() if t not in before)
         _kept(sys.stdout)
         _kept(sys.stderr)
         _flush(sys.stdout, sys.stderr, saved_err)

@@ -83,6 +83,7 @@ def write_property_reference(directory: str | Path | None = None) -> Path:
     problem = schema_problem(doc, SCHEMA_FILE)
     if problem is not None:  # our own document must follow our own schema
         raise FixtureError(problem.message, file=PROPERTIES_FILE, json_path=problem.path)
+    reference_dir(directory).mkdir(parents=True, exist_ok=True)  # the writer never creates folders
     return atomic_write_text(reference_dir(directory) / PROPERTIES_FILE, dumps_json(doc))
 
 

@@ -41,10 +41,14 @@ def cases_with(user_cases: Sequence[Any], random_runs: int | None = None) -> dic
     cases = scenarios.load()
     scenarios.loader.check_complete(cases, [c for ids in REQUIRED_CASES.values() for c in ids])
     out = {c.id: c for c in cases}
+    dataset_scenarios = {c.scenario for c in cases}
     for i, case in enumerate(user_cases):
         if case.id in out:
             raise FixtureError("this id is a case of the built-in dataset; give your scenario another name",
                                file=case.file, case_id=case.id, json_path=f"$.cases[{i}].id")
+        if case.scenario in dataset_scenarios:  # its cases would be listed among the dataset's
+            raise FixtureError(f"scenario {case.scenario!r} is a scenario of the built-in dataset; give your scenario "
+                               "another name", file=case.file, case_id=case.id, json_path="$.scenario")
     out.update((c.id, c) for c in user_cases)
     if random_runs is not None:  # a reduced audit (AuditOptions.random_runs)
         out = {cid: first_runs(c, random_runs) if c.is_random else c for cid, c in out.items()}
