@@ -138,6 +138,7 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         f"oipr-bench {profile.package_version}, dataset {profile.dataset_version}",
         f"signature: {profile.signature}",
         describe_kind(profile),
+        *([f"{profile.run_record.describe(profile.items)} (never ok)"] if not profile.complete else []),
         "",
     ]
     suite = profile.options.get("suite", SUITE_TABLE5)

@@ -21,6 +21,7 @@ from ..properties.results import PropertyResult
 from ..table5.readings import KIND_PR, KIND_SCORE
 from .render import render_profile
 from .report_upgrade import REPORT_FORMAT, upgrade_report
+from .run_record import RunRecord, present_items
 from ...vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
 from ..regression.differential import DifferentialResult
 from ..regression.signature import signature_of
@@ -233,6 +234,15 @@ class Profile:
         The metric properties run (:mod:`oipr_bench.auditing.properties.run`), in report order.
     fixtures : dict
         ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
+    run : RunRecord or None
+        The items the suite planned, those deselected, and whether the run was interrupted
+        (:mod:`oipr_bench.auditing.profile.run_record`); None: the items held are the plan.
+    state : str or None
+        A digest of the evaluator object's own state (an instance's attributes, a partial's
+        arguments; :func:`oipr_bench.auditing.regression.object_state.state_digest`), or None.
+    stored_ok, stored_signature : bool, str or None
+        The ``ok`` and ``signature`` a JSON report stored (:meth:`from_dict`), compared by
+        ``verify`` with the ones computed from its fields; None for a profile computed here.
     """
 
     evaluator: str
@@ -250,6 +260,25 @@ class Profile:
     declarations: Declarations = field(default_factory=Declarations)
     property_results: dict[str, PropertyResult] = field(default_factory=dict)
     fixtures: dict[str, Any] = field(default_factory=dict)
+    run: RunRecord | None = None
+    state: str | None = None
+    stored_ok: bool | None = None
+    stored_signature: str | None = None
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        """The ids of the items this profile holds (``characteristic[fragments_merging]``, ...)."""
+        return present_items(self)
+
+    @property
+    def run_record(self) -> RunRecord:
+        """:attr:`run`, or (none recorded) a record planning exactly the items held."""
+        return self.run if self.run is not None else RunRecord(self.items)
+
+    @property
+    def complete(self) -> bool:
+        """True when the run was not interrupted and holds every item its suite planned."""
+        return self.run_record.complete(self.items)
 
     @property
     def properties(self) -> dict[str, str | None]:
@@ -288,9 +317,11 @@ class Profile:
 
     @property
     def ok(self) -> bool:
-        """True when nothing failed: every case ran, no characteristic, sanity check or reference comparison failed."""
+        """True when the run is complete (:attr:`complete`) and nothing failed: every case ran, no
+        characteristic, sanity check or reference comparison failed."""
         return (
-            all(r.ok for r in self.case_results.values())
+            self.complete
+            and all(r.ok for r in self.case_results.values())
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
@@ -312,6 +343,9 @@ class Profile:
                 if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
                 for r in self.property_results.values() if r.counts_as_failure]
         out += [r.failure_line for r in self.differential_results.values() if r.status != PASSED]
+        partial = self.run_record.describe(self.items)
+        if partial:
+            out.append(f"{partial}: a partial run is never ok")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -320,7 +354,7 @@ class Profile:
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
             "evaluator": {"name": self.evaluator, "params": jsonable(self.params), "kind": self.kind,
-                          **self.declarations.to_dict()},
+                          **self.declarations.to_dict(), **({"state": self.state} if self.state else {})},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
             "options": jsonable(self.options),
@@ -332,6 +366,7 @@ class Profile:
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "properties": [r.to_dict() for r in self.property_results.values()],
             "differential": [r.to_dict() for r in self.differential_results.values()], "fixtures": jsonable(self.fixtures),
+            "run": self.run_record.to_dict(self.items),
             "signature": self.signature,
             "ok": self.ok,
         }
@@ -364,7 +399,8 @@ class Profile:
             raise FixtureError(f"not an oipr-bench report: {what}", file=source,
                                json_path=problem.path if problem else None)
         ref = d.get("reference")
-        return cls(
+        _refuse_duplicates(d, source)
+        profile = cls(
             evaluator=d["evaluator"]["name"],
             params=dict(d["evaluator"]["params"]),
             case_results={c["case_id"]: CaseResult.from_dict(c) for c in d["cases"]},
@@ -380,7 +416,12 @@ class Profile:
             declarations=Declarations.from_dict(d["evaluator"]),
             property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
             fixtures=dict(d.get("fixtures") or {}),
+            state=d["evaluator"].get("state"),
+            stored_ok=d["ok"],
+            stored_signature=d.get("signature"),
         )
+        profile.run = RunRecord.from_dict(d.get("run"), profile.items)
+        return profile
 
     def format(self, fmt: str = "table") -> str:
         """Render as ``"table"`` (plain text), ``"markdown"`` or ``"json"``."""
@@ -392,6 +433,22 @@ class Profile:
 
     def __str__(self) -> str:
         return self.format("table")
+
+
+def _refuse_duplicates(d: Mapping[str, Any], source: str | None) -> None:
+    """A report holding one item twice is refused (reading it would keep one copy silently)."""
+    ref = d.get("reference")
+    lists = (("cases", d["cases"], "case_id"), ("characteristics", d["characteristics"], "name"),
+             ("sanity", d["sanity"], "name"), ("properties", d["properties"], "name"),
+             ("differential", d.get("differential", []), "family"),
+             ("reference.results", [] if ref is None else ref["results"], "case_id"))
+    for where, items, key in lists:
+        seen: set[Any] = set()
+        for i, item in enumerate(items):
+            if item[key] in seen:
+                raise FixtureError(f"not an oipr-bench report: {key} {item[key]!r} appears twice",
+                                   file=source, json_path=f"$.{where}[{i}]")
+            seen.add(item[key])
 
 
 def one_line(message: str) -> str:
