@@ -89,7 +89,7 @@ def not_reproduced(folder: Path, name: str) -> str:
 
 @pytest.mark.parametrize("value,status", [("symmetric_decay", "passed"), ("favours_early", "failed")])
 def test_verify_reproduces_a_declared_property_expectation(value: str, status: str) -> None:
-    profile = oipr_bench.audit("PW", suite="properties", expect={"lag_tolerance": value}, sanity=False)
+    profile = oipr_bench.audit("PW", suite="properties", expect={"lag_tolerance": value})
     assert profile.property_results["lag_tolerance"].status == status
     report = Profile.from_dict(json.loads(profile.to_json()))
     assert options_of(report).expectations["lag_tolerance"].values == (value,)
@@ -195,8 +195,8 @@ def test_verify_catches_a_stripped_report_with_its_run_record_stripped_too(base:
 def test_verify_catches_an_edited_suite(base: Path) -> None:
     out = not_reproduced(base, tampered(base, "suite.json", lambda d: d["options"].update(suite="properties")))
     assert "suite:table5" in out and "but its fields sign" in out
-    assert "  run: the report holds 35 item(s) its options do not run (suite properties): case[overlap_proportion/c1]" \
-        in out
+    assert "  run: the report holds 10 item(s) its options do not run (suite properties): " \
+           "characteristic[existence_detection_reward]" in out
 
 
 @pytest.mark.parametrize("edit,expected", [
@@ -417,3 +417,112 @@ def test_a_one_number_score_with_a_precision_recall_reference_is_refused(tmp_pat
     """))
     line = one_line_error(cli(tmp_path, "audit", "sev.py:auc", "--input", "scores", "--reference", "PW"))
     assert "--reference PW returns precision and recall, but sev.py:auc returns one number" in line
+
+
+# -- L1: atlas --check catches a tampered atlas folder ----------------------------------------------
+
+
+REPO_ATLAS = Path(__file__).resolve().parents[1] / "atlas"
+
+
+def _atlas_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    if not (REPO_ATLAS / "atlas.json").exists():
+        pytest.skip("the source checkout's atlas/ is not available")
+    target = tmp_path / "A"
+    shutil.copytree(REPO_ATLAS, target)
+    return target
+
+
+def _edit_atlas(folder: Path, edit: Any) -> None:
+    doc = json.loads((folder / "atlas.json").read_text())
+    edit(doc)
+    (folder / "atlas.json").write_text(json.dumps(doc, indent=1))
+
+
+def test_a_duplicated_atlas_row_is_refused_by_every_reader(tmp_path: Path) -> None:
+    import copy
+
+    folder = _atlas_copy(tmp_path)
+
+    def duplicate(doc: dict) -> None:
+        i = next(k for k, r in enumerate(doc["rows"]) if r["id"] == "oipr-bench:PW")
+        row = copy.deepcopy(doc["rows"][i])
+        row["characteristics"]["fragments_merging"] = "yes"
+        doc["rows"].insert(i, row)
+
+    _edit_atlas(folder, duplicate)
+    for argv in (["atlas", "--check", str(folder), "--only", "oipr-bench:PW"], ["atlas", "--dir", str(folder)]):
+        line = one_line_error(cli(tmp_path, *argv))
+        assert line.endswith("atlas.json: row id oipr-bench:PW appears more than once"), line
+
+
+def test_atlas_check_names_every_tampered_file(tmp_path: Path) -> None:
+    folder = _atlas_copy(tmp_path)
+
+    def edit(doc: dict) -> None:
+        row = next(r for r in doc["rows"] if r["id"] == "oipr-bench:PW")
+        row["sanity_failed"] = ["deterministic"]
+        row["extra_field"] = 1
+        doc["oipr_bench_version"] = "9.9.9"
+
+    _edit_atlas(folder, edit)
+    (folder / "ATLAS.md").write_text((folder / "ATLAS.md").read_text().replace("PW", "XX", 1))
+    (folder / "atlas.html").write_text("<html>replaced</html>")
+    pa = folder / "profiles" / "oipr-bench__PA.json"
+    stored = json.loads(pa.read_text())
+    stored["row"]["characteristics"]["fragments_merging"] = "yes"
+    pa.write_text(json.dumps(stored))
+    (folder / "profiles" / "oipr-bench__OIPR.json").unlink()
+    (folder / "timings.json").write_text('{"write": {"wall_seconds": NaN}}')
+    proc = cli(tmp_path, "atlas", "--check", str(folder), "--only", "oipr-bench:PW")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    for expected in (
+        "atlas drift: oipr-bench:PW: sanity_failed ['deterministic'] -> []",
+        "atlas drift: atlas.json: oipr_bench_version '9.9.9', but this is oipr-bench ",
+        "atlas drift: atlas.json: row oipr-bench:PW: unknown field(s) extra_field",
+        "atlas drift: ATLAS.md: differs from a rendering of atlas.json",
+        "atlas drift: atlas.html: differs from a rendering of atlas.json",
+        "atlas drift: profiles/oipr-bench__PA.json: its row differs from atlas.json's (characteristics)",
+        "atlas drift: profiles/oipr-bench__OIPR.json: missing (row oipr-bench:OIPR)",
+        "atlas drift: profiles/oipr-bench__PW.json: its row differs from atlas.json's (extra_field, sanity_failed)",
+        "atlas drift: timings.json: cannot read ",
+    ):
+        assert expected in out, (expected, out)
+
+
+def test_an_untampered_atlas_copy_checks_clean(tmp_path: Path) -> None:
+    folder = _atlas_copy(tmp_path)
+    proc = cli(tmp_path, "atlas", "--check", str(folder), "--only", "oipr-bench:PW")
+    assert proc.returncode == 0 and "0 drifted, 0 problem(s) in the atlas files" in proc.stdout, proc.stdout
+
+
+def test_atlas_write_does_not_keep_an_edited_profile(tmp_path: Path) -> None:
+    from oipr_bench.atlas.integrity import kept_profile_problem
+
+    folder = _atlas_copy(tmp_path)
+    doc = json.loads((folder / "atlas.json").read_text())
+    row = next(r for r in doc["rows"] if r["id"] == "oipr-bench:PW")
+    stored = json.loads((folder / "profiles" / "oipr-bench__PW.json").read_text())
+    assert kept_profile_problem(stored, row) == ""
+    edited = json.loads(json.dumps(stored))
+    edited["row"]["cases"]["overlap_proportion/c1"] = 0.123
+    assert kept_profile_problem(edited, row) == "its row differs from atlas.json's (cases)"
+    edited = json.loads(json.dumps(stored))
+    edited["report"]["ok"] = not edited["report"]["ok"]
+    assert kept_profile_problem(edited, row) == "its report's stored ok is not the one its items give"
+    edited = json.loads(json.dumps(stored))
+    edited["report"]["signature"] += "x"
+    assert kept_profile_problem(edited, row) == "its report's stored signature is not the one its fields give"
+    assert kept_profile_problem(stored, None) == "atlas.json holds no row of this id"
+
+
+def test_a_differential_summary_says_raised_when_the_evaluator_raised(tmp_path: Path) -> None:
+    (tmp_path / "rz.py").write_text(PR.replace("def f(t, p):\n", "def f(t, p):\n    if len(t) > 30:\n"
+                                                                  "        raise RuntimeError('boom')\n"))
+    proc = cli(tmp_path, "audit", "rz.py:f", "--reference", "PW", "--differential", "5", "--shrink-budget", "1")
+    lines = [line for line in proc.stderr.splitlines() if "differential[random_density]" in line]
+    assert lines and lines[0].startswith("oipr-bench audit: differential[random_density]: the evaluator raised on "
+                                         "pair 1 of 5 of family random_density (seed 0): reproduce: "), proc.stderr

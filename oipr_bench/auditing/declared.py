@@ -24,7 +24,13 @@ from .option_names import OptionError
 from ..vocabulary import CHARACTERISTICS, METRIC_PROPERTIES, PROPERTY_SEARCH, SANITY_CHECKS
 from ..vocabulary import SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
-__all__ = ["unchecked_expectation", "inapplicable_declaration"]
+__all__ = ["unchecked_expectation", "inapplicable_declaration", "refuse"]
+
+
+def refuse(problem: OptionError | None) -> None:
+    """Raise ``problem`` (from :func:`unchecked_expectation` or :func:`inapplicable_declaration`), if any."""
+    if problem is not None:
+        raise problem
 
 
 def unchecked_expectation(expectations: Mapping[str, Any], suite: str, *, sanity: bool,

@@ -110,6 +110,7 @@ def check_report_code(spec: str, report_path: str) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     from ..auditing.profile.results import Profile
+    from ..auditing.profile.run_record import present_items
     from ..auditing.profile.verify import DEFAULT_VERIFY_TOLERANCE, NOT_COMPARED, summary, verify
     from ..errors import FixtureError, UsageError
     from ..guards import UnreadableFile, loads_json, read_regular_bytes
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     notes = []
     if args.evaluator and args.evaluator.strip() != report.evaluator:
         notes.append(f"evaluator {args.evaluator!r} run in place of the report's {report.evaluator!r} (--evaluator)")
-    partial = report.run_record.describe(report.items)
+    partial = report.run.describe(present_items(report))
     if partial and result.ok:
         notes.append(f"{partial} (the report says so: ok false)")
     if result.ok:

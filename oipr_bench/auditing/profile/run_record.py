@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
 
-__all__ = ["RunRecord", "planned_items", "present_items", "item_id"]
+__all__ = ["RunRecord", "planned_items", "present_items", "item_id", "duplicate_item"]
 
 
 def item_id(kind: str, key: str) -> str:
@@ -54,11 +54,35 @@ def planned_items(case_ids: Sequence[str], sanity_checks: Sequence[str], *, tabl
 
 
 def present_items(profile: Any) -> tuple[str, ...]:
-    """The item ids whose results ``profile`` holds (a :class:`~.results.Profile`)."""
-    parts = (("case", profile.case_results), ("sanity", profile.sanity_results),
+    """The item ids whose results ``profile`` holds (a :class:`~.results.Profile`).
+
+    Without Table 5 in its suite (``properties``), the cases the sanity checks ran are not items
+    of the run (the plugin collects none): they are left out.
+    """
+    table5 = profile.options.get("suite") != "properties"
+    parts = (("case", profile.case_results if table5 else {}), ("sanity", profile.sanity_results),
              ("characteristic", profile.characteristic_results), ("property", profile.property_results),
              ("reference", profile.reference_results), ("differential", profile.differential_results))
     return tuple(item_id(kind, key) for kind, results in parts for key in results)
+
+
+def duplicate_item(d: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The first item a report's dict holds twice, as ``(message, JSON path)``; None when none is.
+
+    Read into a dict, a second copy would silently replace the first.
+    """
+    ref = d.get("reference")
+    lists = (("cases", d["cases"], "case_id"), ("characteristics", d["characteristics"], "name"),
+             ("sanity", d["sanity"], "name"), ("properties", d["properties"], "name"),
+             ("differential", d.get("differential", []), "family"),
+             ("reference.results", [] if ref is None else ref["results"], "case_id"))
+    for where, items, key in lists:
+        seen: set[Any] = set()
+        for i, item in enumerate(items):
+            if item[key] in seen:
+                return f"{key} {item[key]!r} appears twice", f"$.{where}[{i}]"
+            seen.add(item[key])
+    return None
 
 
 @dataclass(frozen=True)

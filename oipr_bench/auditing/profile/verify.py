@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..expectations import Expectation
 from ..options import AuditOptions
 from .results import Profile
-from .run_record import RunRecord
+from .run_record import RunRecord, present_items
 
 __all__ = ["Verification", "options_of", "recompute", "compare_profiles", "verify", "DEFAULT_VERIFY_TOLERANCE"]
 
@@ -110,7 +110,7 @@ def recompute(report: Profile, evaluator: str | None = None, timeout: float | No
             if family in session.families:
                 session.differential_result(family)
         again = session.profile()
-    run, planned = report.run_record, again.run_record.planned
+    run, planned = report.run, again.run.planned
     again.run = RunRecord(planned, tuple(i for i in run.deselected if i in planned), dict(run.selection),
                           run.interrupted)
     if evaluator:
@@ -236,8 +236,8 @@ def _stored(t: _Tally, report: Profile, again: Profile) -> None:
 
 def _completeness(t: _Tally, report: Profile, again: Profile) -> None:
     """Items the report's suite plans that it neither holds nor records as deselected or not run."""
-    rec, planned = report.run_record, again.run_record
-    held = report.items
+    rec, planned = report.run, again.run
+    held = present_items(report)
     recorded = set(rec.deselected) | set(rec.not_run(held))
     missing = [i for i in planned.not_run(held) if i not in recorded]
     if missing:
