@@ -526,3 +526,19 @@ def test_a_differential_summary_says_raised_when_the_evaluator_raised(tmp_path: 
     lines = [line for line in proc.stderr.splitlines() if "differential[random_density]" in line]
     assert lines and lines[0].startswith("oipr-bench audit: differential[random_density]: the evaluator raised on "
                                          "pair 1 of 5 of family random_density (seed 0): reproduce: "), proc.stderr
+
+
+def test_the_plugin_refuses_scalar_declarations_for_precision_recall_once_the_kind_is_known(tmp_path: Path) -> None:
+    (tmp_path / "pr.py").write_text(PR)
+    proc = run_pytest(tmp_path, "--evaluator=pr.py:f", "--oipr-lower-is-better", "--oipr-report=r.json")
+    assert proc.returncode == 4 and not (tmp_path / "r.json").exists(), proc.stdout[-500:]
+    assert "oipr-bench: ERROR: --oipr-lower-is-better applies to a one-number score, but pr.py:f returns precision " \
+           "and recall; drop --oipr-lower-is-better (no report written)" in proc.stdout
+
+
+@pytest.mark.parametrize("argv,flag", [(["report", "OIPR", "--expect", "lag_tolerance=flat", "-o", "x.html"], "--suite"),
+                                       (["atlas", "--evaluator", "PW", "--lower-is-better"], "--lower-is-better")])
+def test_report_and_atlas_refuse_with_their_own_flags(tmp_path: Path, argv: list[str], flag: str) -> None:
+    line = one_line_error(cli(tmp_path, *argv))
+    assert line.startswith(f"oipr-bench {argv[0]}: error: ") and flag in line
+    assert not (tmp_path / "x.html").exists()

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .audit import add_run_options, exit_code, given_run_options, options_from
+from .audit import add_run_options, cli_phrased, exit_code, given_run_options, options_from
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -207,7 +207,7 @@ def _place(args: argparse.Namespace) -> int:
     doc = read_atlas(Path(args.dir) if args.dir else None)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
-    with AuditSession(resolved, options) as session:
+    with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()
     problem = unplaceable(profile.to_dict())
     if problem:

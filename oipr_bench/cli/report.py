@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .audit import add_run_options, exit_code, options_from, output_path
+from .audit import add_run_options, cli_phrased, exit_code, options_from, output_path
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source
-    with AuditSession(resolved, options) as session:
+    with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()
     path = write_report(profile, output, title=args.title)
     print(path)
