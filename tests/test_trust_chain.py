@@ -134,7 +134,7 @@ def test_an_interrupted_run_says_so_is_not_ok_and_does_not_verify(tmp_path: Path
     assert proc.returncode == 2, proc.stdout + proc.stderr  # pytest's "interrupted"
     d = json.loads((tmp_path / "rep.json").read_text())
     assert d["ok"] is False and d["run"]["interrupted"] is True and d["run"]["complete"] is False
-    assert "characteristic[fragments_merging]" in d["run"]["not_run"]
+    assert "characteristic[fragments_merging]" in d["run"]["never_run"]
     assert "interrupted (Ctrl-C)" in (tmp_path / "rep.html").read_text()
     out = not_reproduced(tmp_path, "rep.json")
     assert "  run: the run was interrupted (Ctrl-C) after " in out
@@ -153,7 +153,7 @@ def test_a_real_ctrl_c_leaves_a_report_that_is_not_ok(tmp_path: Path) -> None:
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
     proc.communicate(timeout=120)
     d = json.loads((tmp_path / "rep.json").read_text())
-    assert d["ok"] is False and d["run"]["interrupted"] is True and d["run"]["not_run"]
+    assert d["ok"] is False and d["run"]["interrupted"] is True and d["run"]["never_run"]
 
 
 # -- M4: verify checks the stored signature and ok, and the items ---------------------------------

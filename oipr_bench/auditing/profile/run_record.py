@@ -124,7 +124,7 @@ class RunRecord:
         """The report's ``run`` object (``schema/report.schema.json``)."""
         return {"planned": len(self.planned), "complete": self.complete(present), "interrupted": self.interrupted,
                 "selection": dict(self.selection), "deselected": list(self.deselected),
-                "not_run": list(self.not_run(present))}
+                "never_run": list(self.not_run(present))}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any] | None, present: Sequence[str]) -> "RunRecord":
@@ -134,7 +134,7 @@ class RunRecord:
         """
         if d is None:
             return cls(tuple(present))
-        held = list(present) + [i for i in (*d.get("deselected", ()), *d.get("not_run", ())) if i not in present]
+        held = list(present) + [i for i in (*d.get("deselected", ()), *d.get("never_run", ())) if i not in present]
         return cls(tuple(held), tuple(d.get("deselected", ())), dict(d.get("selection") or {}),
                    bool(d.get("interrupted", False)))
 
