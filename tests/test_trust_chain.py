@@ -542,3 +542,13 @@ def test_report_and_atlas_refuse_with_their_own_flags(tmp_path: Path, argv: list
     line = one_line_error(cli(tmp_path, *argv))
     assert line.startswith(f"oipr-bench {argv[0]}: error: ") and flag in line
     assert not (tmp_path / "x.html").exists()
+
+
+def test_verify_names_an_edited_differential_seed_and_n() -> None:
+    doc = json.loads(oipr_bench.audit("PW", reference="PW", differential=5, sanity=False).to_json())
+    doc["differential"][0]["seed"] = 7
+    doc["differential"][1]["n"] = 50
+    result = verify(Profile.from_dict(doc))
+    fams = [d["family"] for d in doc["differential"]]
+    assert f"differential[{fams[0]}].seed: report 7, recomputed 0" in result.problems
+    assert f"differential[{fams[1]}].n: report 50, recomputed 5" in result.problems
