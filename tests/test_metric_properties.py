@@ -236,7 +236,7 @@ def test_declared_property_expectations_are_judged():
 def test_the_report_round_trips_with_curves(tmp_path):
     prof = oipr_bench.audit("AM", suite="all", sanity=False)
     doc = json.loads(prof.to_json())
-    assert doc["format_version"] == 3 and [p["name"] for p in doc["properties"]] == list(v.METRIC_PROPERTIES)
+    assert doc["format_version"] == 4 and [p["name"] for p in doc["properties"]] == list(v.METRIC_PROPERTIES)
     back = Profile.from_dict(doc)
     assert back.properties == prof.properties and back.characteristics == prof.characteristics
     curve = back.property_results[v.FP_DISTANCE].finding.curve

@@ -50,7 +50,7 @@ def test_cli_declarations_and_json(tmp_path, monkeypatch):
     code = main(["audit", "my_loss:loss", "--lower-is-better", "--bounds", "0:1", "--format", "json", "-o", str(out)])
     assert code == 1
     report = json.loads(out.read_text())
-    assert report["format_version"] == REPORT_FORMAT[1] == 3
+    assert report["format_version"] == REPORT_FORMAT[1] == 4
     assert report["evaluator"]["kind"] == "score"
     assert report["evaluator"]["higher_is_better"] is False and report["evaluator"]["bounds"] == [0.0, 1.0]
     case = next(c for c in report["cases"] if c["case_id"] == "overlap_proportion/c1")
@@ -139,17 +139,21 @@ def test_a_version_1_report_is_read_and_a_newer_one_refused():
         del v1["evaluator"][key]
     for case in v1["cases"]:
         del case["score"]
-    del v1["properties"], v1["options"]["suite"]  # layout 3 added them
+    del v1["properties"], v1["options"]["suite"], v1["run"]  # layouts 3 and 4 added them
     old = Profile.from_dict(v1, source="old.json")
     assert old.kind == "pr" and old.characteristics == prof.characteristics
     assert old.property_results == {} and old.options["suite"] == "table5"
     v2 = json.loads(prof.to_json())
     v2["format_version"] = 2
-    del v2["properties"], v2["options"]["suite"]
+    del v2["properties"], v2["options"]["suite"], v2["run"]
     assert Profile.from_dict(v2, source="old2.json").characteristics == prof.characteristics
-    v4 = {**json.loads(prof.to_json()), "format_version": 4}
-    with pytest.raises(FixtureError, match=r"old4.json: \$.format_version: report layout version 4 is newer"):
-        Profile.from_dict(v4, source="old4.json")
+    v3 = json.loads(prof.to_json())
+    v3["format_version"] = 3
+    del v3["run"]
+    assert Profile.from_dict(v3, source="old3.json").complete  # layout 3: a complete run of the items it holds
+    v5 = {**json.loads(prof.to_json()), "format_version": 5}
+    with pytest.raises(FixtureError, match=r"old5.json: \$.format_version: report layout version 5 is newer"):
+        Profile.from_dict(v5, source="old5.json")
 
 
 def test_text_and_html_show_the_kind_and_not_applicable(scalar_profile):

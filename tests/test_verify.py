@@ -87,7 +87,7 @@ def test_verify_names_an_edited_number_and_verdict(plugin_report: Path) -> None:
     (plugin_report / "edited.json").write_text(json.dumps(d))
     proc = cli(plugin_report, "verify", "edited.json")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "NOT reproduced: 3 of" in proc.stdout
+    assert "NOT reproduced: 3 problem(s) among " in proc.stdout
     assert f"  case[{d['cases'][3]['case_id']}].recall: report 0.5, recomputed 1.0" in proc.stdout
     assert f"  characteristic[{d['characteristics'][1]['name']}].observed: report 'no', recomputed " in proc.stdout
     assert "  differential[random_density].checked: report 7, recomputed 30" in proc.stdout

@@ -18,6 +18,8 @@ def row_drift(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     """What differs between a committed row and its recomputation (one line each)."""
     rid = new["id"]
     out = [f"{rid}: {key} {old.get(key)!r} -> {new.get(key)!r}" for key in _DECLARED if old.get(key) != new.get(key)]
+    rest = sorted((set(old) | set(new)) - set(_DECLARED) - {"characteristics", "properties", "cases"})
+    out += [f"{rid}: {key} {old.get(key)!r} -> {new.get(key)!r}" for key in rest if old.get(key) != new.get(key)]
     for name, value in new["characteristics"].items():
         if old["characteristics"].get(name) != value:
             out.append(f"{rid}: characteristic {name} {old['characteristics'].get(name)!r} -> {value!r}")

@@ -119,6 +119,18 @@ def read_json(path: Path, what: str | None) -> Any:
         raise UsageError(f"atlas: cannot read {path_text(path)}: {exc}") from None
 
 
+def duplicate_ids(rows: list[Mapping[str, Any]]) -> list[str]:
+    """Row ids that appear more than once, each once, in order."""
+    seen: set[Any] = set()
+    out: list[str] = []
+    for row in rows:
+        rid = row.get("id")
+        if rid in seen and rid not in out:
+            out.append(str(rid))
+        seen.add(rid)
+    return out
+
+
 def read_atlas(directory: Path | None = None) -> dict[str, Any]:
     """Read ``atlas.json``: a one-line error naming the file and the field when it is not an atlas.
 
@@ -135,6 +147,9 @@ def read_atlas(directory: Path | None = None) -> dict[str, Any]:
     problem = schema_problem(doc, "atlas.schema.json")
     if problem is not None:
         raise UsageError(f"atlas: {path_text(path)}: {problem.path}: {problem.message[:200]}")
+    twice = duplicate_ids(doc["rows"])
+    if twice:  # read as a dict, the last copy would win silently
+        raise UsageError(f"atlas: {path_text(path)}: row id {twice[0]} appears more than once")
     return doc
 
 

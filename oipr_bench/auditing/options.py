@@ -253,6 +253,10 @@ class AuditOptions:
             return
         if self.against is not None and self.against not in AGAINST:
             raise OptionError(f"{{against}} must be 'reference' or 'paper', got {self.against!r}", "against")
+        if self.against == "paper" and self.tolerance is not None:
+            raise OptionError(f"{{tolerance}} does not apply with {{against}} paper: Table A1 is compared within "
+                              f"{PAPER_TOLERANCE:g} (half a unit of its 4th decimal); drop {{tolerance}}",
+                              "tolerance", "against")
         tol = self.tolerance
         if tol is not None and (not _is_real(tol) or not (float(tol) >= 0 and math.isfinite(float(tol)))):
             raise OptionError(f"{{tolerance}} must be a non-negative number, got {tol!r}", "tolerance")
@@ -339,6 +343,8 @@ class AuditOptions:
             out["cases"] = os.path.abspath(os.fspath(self.cases))
         if self.random_runs is not None:
             out["random_runs"] = self.random_runs
+        if not self.sanity:
+            out["sanity"] = False
         return out
 
 

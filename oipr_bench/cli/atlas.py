@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .audit import add_run_options, exit_code, given_run_options, options_from
+from .audit import add_run_options, cli_phrased, exit_code, given_run_options, options_from
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -106,7 +106,8 @@ def _cpu_seconds() -> float:
 def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.build import not_run_row
     from ..atlas.adapters.registry import adapters
-    from ..atlas.store import read_profile, write_atlas
+    from ..atlas.integrity import kept_profile_problem
+    from ..atlas.store import read_profile, slug, write_atlas
     from ..atlas.timings import record_timing
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
@@ -116,10 +117,15 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     for row in fresh_rows:
         rows_by_id[row["id"]] = row
     reports.update(fresh_reports)
+    committed = _committed_rows(directory)
     for a in adapters():
         if a.id in rows_by_id:
             continue
         kept = read_profile(directory, a.id)
+        refused = kept_profile_problem(kept, committed.get(a.id)) if kept is not None else ""
+        if refused:  # an edited profile must not flow into the atlas
+            print(f"atlas: profiles/{slug(a.id)}.json not kept: {refused}", file=sys.stderr)
+            kept = None
         if kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
             rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
         elif a.version is None:
@@ -137,6 +143,19 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _committed_rows(directory: Path) -> dict[str, Any]:
+    """The rows of ``directory``'s atlas.json by id (none when there is no atlas yet, or it is not one).
+
+    Read without noting it as an input of the run: ``--write`` writes it anew.
+    """
+    from ..atlas.store import read_json
+
+    path = directory / "atlas.json"
+    doc = read_json(path, None) if path.exists() else {}
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r} if isinstance(rows, list) else {}
+
+
 def _check(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.drift import TOLERANCE, drift
     from ..atlas.adapters.registry import adapters
@@ -144,14 +163,18 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.store import read_atlas
     from ..errors import UsageError
 
-    committed = {r["id"]: r for r in read_atlas(directory)["rows"]}
+    from ..atlas.integrity import integrity_problems
+
+    doc = read_atlas(directory)
+    committed = {r["id"]: r for r in doc["rows"]}
+    tampered = integrity_problems(directory, doc)  # the files beside the rows: what --write would write
     todo = [a for a in adapters() if (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
     unknown = set(args.only or ()) - {a.id for a in adapters()}
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
     # The cases run last to first: a metric object that keeps state between calls drifts.
     rows, _, _ = _profiled(todo, args.jobs, reverse=True)
-    problems = drift(committed, rows)
+    problems = tampered + drift(committed, rows)
     recomputed = {a.id for a in todo}
     sampled = [a for a in adapters() if a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
                and committed.get(a.id, {}).get("status") == "ok"]
@@ -160,7 +183,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     for line in problems:
         print(f"atlas drift: {line}")
     print(f"atlas --check: {len(rows)} rows recomputed, {len(sampled)} slow rows sampled "
-          f"({len(SAMPLE_CASES)} cases each), {len(problems)} drifted")
+          f"({len(SAMPLE_CASES)} cases each), {len(problems) - len(tampered)} drifted, "
+          f"{len(tampered)} problem(s) in the atlas files")
     return 1 if problems else 0
 
 
@@ -193,7 +217,7 @@ def _place(args: argparse.Namespace) -> int:
     doc = read_atlas(Path(args.dir) if args.dir else None)
     options = options_from(args)
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
-    with AuditSession(resolved, options) as session:
+    with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()
     problem = unplaceable(profile.to_dict())
     if problem:

@@ -16,9 +16,10 @@ its ``--oipr-`` spellings); the three commands exit alike (:func:`exit_code`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..io import atomic_write_text, check_output, output_name_problem
 
@@ -129,6 +130,19 @@ def exit_code(profile: "Profile", command: str, quiet: bool = False) -> int:
     return 0 if profile.ok else 1
 
 
+@contextlib.contextmanager
+def cli_phrased() -> Iterator[None]:
+    """An :class:`~oipr_bench.auditing.options.OptionError` raised inside (a declaration the suite never
+    checks, or one that does not apply to the evaluator's kind) re-phrased with this command's flags."""
+    from ..auditing.options import CLI_FLAGS, OptionError
+    from ..errors import UsageError
+
+    try:
+        yield
+    except OptionError as exc:
+        raise UsageError(exc.phrased(CLI_FLAGS)) from None
+
+
 def output_path(output: str | None) -> str | None:
     """``output`` fixed against the current folder before any user code runs.
 
@@ -155,8 +169,9 @@ def run(args: argparse.Namespace) -> int:
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     if output:
         check_output(output)  # before the audit: never over the evaluator source or the expect file
-    with AuditSession(resolved, options) as session:
-        profile = session.run_all()
+    with cli_phrased():
+        with AuditSession(resolved, options) as session:
+            profile = session.run_all()
     text = profile.format(args.format)
     if output:
         atomic_write_text(output, text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .audit import add_run_options, exit_code, options_from, output_path
+from .audit import add_run_options, cli_phrased, exit_code, options_from, output_path
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source
     smd = _smd_data(args.data)  # a missing or bad CSV stops the run before the audit
-    with AuditSession(resolved, options) as session:
+    with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()
         extra = _smd_section(session, smd, options) if smd is not None else ""
     path = write_report(profile, output, title=args.title, extra_html=extra)

@@ -1,13 +1,19 @@
 """``oipr-bench verify REPORT.json``: recompute a report and say whether every number and verdict is reproduced.
 
 Exit code 0 when everything is reproduced, 1 when something is not (each named on its own
-line), 2 on a usage error (no such file, not a report, an evaluator that cannot be resolved).
+line), 2 on a usage error (no such file, not a report, an evaluator that cannot be resolved, or
+whose code lies outside the report's folder and the working directory without ``--evaluator``).
+Before importing an evaluator's code it says, on stderr, which file or folder it imports.
 See :mod:`oipr_bench.auditing.profile.verify` for what is compared.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("report", metavar="REPORT.json", help="the JSON report to recompute")
     parser.add_argument("--evaluator", metavar="SPEC", default=None,
                         help="the evaluator to run, when the report's spec does not resolve here (e.g. a function "
-                        "passed to audit() in Python)")
+                        "passed to audit() in Python), or to allow code outside the report's folder and the working "
+                        "directory")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="absolute tolerance of a recomputed number (default 1e-12)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -30,9 +37,81 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def code_location(spec: str) -> Path | None:
+    """Where the code of evaluator ``spec`` lives, found without importing it; None for a built-in.
+
+    ``file.py:Name``: the file.  ``pkg.mod:Name`` / ``pkg.mod.Name``: the top-level package's folder
+    or module file, as the import system would find it (``importlib.util.find_spec`` of a top-level
+    name runs none of its code), else the current folder's ``pkg``/``pkg.py`` (the resolver's
+    fallback).  A spec naming nothing findable gives None (resolving it then fails without importing).
+    """
+    import importlib.util
+
+    from ..evaluators import NAMES
+
+    spec = spec.strip()
+    if spec in NAMES:
+        return None
+    modpart = spec.rpartition(":")[0] if ":" in spec else spec
+    if modpart.endswith(".py") or "/" in modpart or os.sep in modpart:
+        return Path(modpart).resolve()
+    top = modpart.split(".")[0]
+    if not top.isidentifier():
+        return None
+    try:
+        found = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        found = None
+    if found is not None:
+        if found.submodule_search_locations:
+            return Path(list(found.submodule_search_locations)[0]).resolve()
+        if found.origin and found.origin not in ("built-in", "frozen"):
+            return Path(found.origin).resolve()
+        return None  # a module built into the interpreter: nothing on disk
+    for candidate in (Path.cwd() / top, Path.cwd() / f"{top}.py"):
+        if candidate.exists():
+            return candidate.resolve()
+    return None
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def check_report_code(spec: str, report_path: str) -> Path | None:
+    """Refuse a report whose evaluator's code lies outside the report's folder and the working directory.
+
+    A report is data; ``verify`` runs the code it names.  Code in the report's folder or the working
+    directory (or oipr-bench's own) is what the user has at hand; anything else must be named with
+    ``--evaluator``.  Returns where the code is (None: a built-in or not findable).
+
+    Raises
+    ------
+    UsageError
+        One line naming the code's location and how to allow it.
+    """
+    from ..errors import UsageError
+
+    where = code_location(spec)
+    if where is None:
+        return None
+    own = Path(__file__).resolve().parents[1]
+    folders = (Path(report_path).resolve().parent, Path.cwd().resolve(), own)
+    if not any(_inside(where, folder) for folder in folders):
+        raise UsageError(f"{report_path}: the report names evaluator {spec!r}, whose code is at {where}, outside the "
+                         f"report's folder and the working directory; verify runs it only when you name it: "
+                         f"oipr-bench verify {report_path} --evaluator {shlex.quote(spec)}")
+    return where
+
+
 def run(args: argparse.Namespace) -> int:
     from ..auditing.profile.results import Profile
-    from ..auditing.profile.verify import DEFAULT_VERIFY_TOLERANCE, summary, verify
+    from ..auditing.profile.run_record import present_items
+    from ..auditing.profile.verify import DEFAULT_VERIFY_TOLERANCE, NOT_COMPARED, summary, verify
     from ..errors import FixtureError, UsageError
     from ..guards import UnreadableFile, loads_json, read_regular_bytes
 
@@ -46,15 +125,30 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # not UTF-8, not JSON
         raise FixtureError(f"not a JSON report: {exc}", file=args.report) from None
     report = Profile.from_dict(doc, source=args.report)
+    spec = args.evaluator or report.evaluator
+    where = check_report_code(report.evaluator, args.report) if not args.evaluator else code_location(spec)
+    if where is not None:
+        print(f"verify: importing evaluator {spec!r} from {where}", file=sys.stderr)
     result = verify(report, evaluator=args.evaluator, tolerance=tolerance, timeout=args.timeout)
-    what = ", ".join(summary(report))
+    what = ", ".join(summary(report)) or "no items"
+    notes = []
+    if args.evaluator and args.evaluator.strip() != report.evaluator:
+        notes.append(f"evaluator {args.evaluator!r} run in place of the report's {report.evaluator!r} (--evaluator)")
+    partial = report.run.describe(present_items(report))
+    if partial and result.ok:
+        notes.append(f"{partial} (the report says so: ok false)")
     if result.ok:
         print(f"verify: {args.report}: reproduced: all {result.numbers} numbers and {result.verdicts} verdicts "
               f"({what}); signature {report.signature}")
+        for note in notes:
+            print(f"  note: {note}")
         return 0
-    print(f"verify: {args.report}: NOT reproduced: {len(result.problems)} of {result.numbers} numbers and "
-          f"{result.verdicts} verdicts differ ({what}):")
+    print(f"verify: {args.report}: NOT reproduced: {len(result.problems)} problem(s) among {result.numbers} numbers "
+          f"and {result.verdicts} verdicts compared ({what}):")
     for line in result.problems:
         print(f"  {line}")
+    for note in notes:
+        print(f"  note: {note}")
+    print(f"  not compared: {NOT_COMPARED}")
     print(f"signature {report.signature}")
     return 1

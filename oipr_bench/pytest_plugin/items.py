@@ -33,6 +33,20 @@ class PluginState:
         self.gathered: dict[str, dict[str, dict[str, Any]]] = {"case": {}, "characteristic": {}, "sanity": {}, "reference": {},
                                                                "property": {}, "differential": {}}
         self.shipped_cases: set[str] = set()
+        #: Ids (``kind[key]``) of the oipr-bench items deselected (``-k``, ``-m``, ``--deselect``, ``--lf``).
+        self.deselected: list[str] = []
+        #: The selection expressions of the run (``keyword``: ``-k``, ``markers``: ``-m``), when given.
+        self.selection: dict[str, str] = {}
+        #: True once the run was interrupted (Ctrl-C): its report is partial.
+        self.interrupted = False
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        """Remember which oipr-bench items were deselected: the report names them (it is partial)."""
+        self.deselected += [f"{i.kind}[{i.key}]" for i in items if isinstance(i, OiprItem)]
+
+    def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
+        """A Ctrl-C: the report says the run was interrupted, and is never ok."""
+        self.interrupted = True
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Gather the results an item shipped on its report (on the xdist controller too)."""
@@ -56,6 +70,7 @@ class PluginState:
             {c: ReferenceResult.from_dict(d) for c, d in g["reference"].items()},
             {n: PropertyResult.from_dict(d) for n, d in g["property"].items()},
             {f: DifferentialResult.from_dict(d) for f, d in g["differential"].items()},
+            deselected=tuple(self.deselected), selection=dict(self.selection), interrupted=self.interrupted,
         )
 
 

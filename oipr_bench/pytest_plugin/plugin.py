@@ -80,6 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
     _say_taken_names(config)
     evaluator = value(config, "evaluator")
     if evaluator is None:
+        _refuse_options_without_evaluator(config)
         return
     if not str(evaluator).strip():
         raise pytest.UsageError("oipr-bench: --evaluator is empty; give a built-in name (OIPR, PA, ...), "
@@ -102,11 +103,35 @@ def pytest_configure(config: pytest.Config) -> None:
         state = PluginState(AuditSession(resolved, options), strict=bool(value(config, "strict_expectations")))
     except (OiprBenchError, ValueError, OSError) as exc:
         scope.close()
-        raise pytest.UsageError(f"oipr-bench: {exc}") from None
+        from ..auditing.options import PLUGIN_FLAGS, OptionError
+
+        raise pytest.UsageError(f"oipr-bench: {exc.phrased(PLUGIN_FLAGS) if isinstance(exc, OptionError) else exc}") \
+            from None
     config.stash[SCOPE] = scope
+    state.selection = {name: str(expr) for name, expr in (("keyword", getattr(config.option, "keyword", "")),
+                                                          ("markers", getattr(config.option, "markexpr", ""))) if expr}
     _forget_other_evaluators_failures(config, str(evaluator))
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
+
+
+def _refuse_options_without_evaluator(config: pytest.Config) -> None:
+    """oipr options given without ``--evaluator`` are a usage error (pytest exit 4), never silently ignored.
+
+    A requested report would otherwise not be written, an expectation never checked; a suite that
+    passes no oipr option is untouched.
+    """
+    given = []
+    for option in OPTIONS:
+        if option.name == "evaluator":
+            continue
+        if value(config, option.name) not in (option.kwargs.get("default"), None):
+            spelled = next((n for n in option.names if n not in taken_names()), option.names[0])
+            given.append(spelled)
+    if given:
+        verb = "needs" if len(given) == 1 else "need"
+        raise pytest.UsageError(f"oipr-bench: {', '.join(given)} {verb} --evaluator (the evaluator to audit); "
+                                "nothing was audited")
 
 
 #: Where the cache remembers which evaluator the last session audited.
@@ -247,9 +272,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     try:
-        _write_reports(session)
+        if not _refuse_inapplicable_declarations(session):
+            _write_reports(session)
     finally:
         session.config.stash[EXIT_STATUS] = int(session.exitstatus)
+
+
+def _refuse_inapplicable_declarations(session: pytest.Session) -> bool:
+    """Once the evaluator's kind is known: a declaration that does not apply to it fails the run (usage error,
+    no report written). True when one was refused."""
+    config = session.config
+    state = state_of(config)
+    if state is None or _is_worker(config) or config.option.collectonly:
+        return False
+    from ..auditing.declared import inapplicable_declaration
+    from ..auditing.options import PLUGIN_FLAGS
+
+    try:
+        kind = state.build_profile().kind
+    except Exception:  # noqa: BLE001 - _write_reports names a profile that cannot be built
+        return False
+    problem = inapplicable_declaration(state.session.options, kind, state.session.resolved.name)
+    if problem is None:
+        return False
+    state.write_errors = [f"{problem.phrased(PLUGIN_FLAGS)} (no report written)"]  # type: ignore[attr-defined]
+    session.exitstatus = pytest.ExitCode.USAGE_ERROR
+    return True
 
 
 def _write_reports(session: pytest.Session) -> None:

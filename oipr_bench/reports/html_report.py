@@ -34,6 +34,7 @@ from ..plots.gallery import scenario_title
 from ..auditing.profile.render import describe_kind
 from ..auditing.table5.readings import KIND_SCORE
 from ..auditing.profile.results import Profile
+from ..auditing.profile.run_record import present_items
 from ..vocabulary import (
     CHARACTERISTICS,
     DEVIATION,
@@ -146,7 +147,8 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
         scores={r.case_id: tuple(r.score) for r in cases if r.ok and r.score is not None},  # type: ignore[misc]
         meta={**({"dataset": profile.dataset_version} if profile.dataset_version else {}),
               **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {}),
-              "signature": profile.signature},
+              "signature": profile.signature,
+              **({"run": profile.run.describe(present_items(profile)) + " (never ok)"} if not profile.complete else {})},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
         score_label=score_label(profile),

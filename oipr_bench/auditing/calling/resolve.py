@@ -8,17 +8,12 @@ Accepted evaluator specifications
 - ``"path/to/file.py:Name"``;
 - or, from Python, the object itself: a function, a class or an instance.
 
-A class is instantiated with the parameters (none by default); a function
-with parameters is called with them as keyword arguments; an instance is
-called directly, or through its ``evaluate`` method when it is not callable.
-A module given by name that is not importable is also looked for in the
-current folder (``pytest`` does not put it on ``sys.path``). A ``file.py``
-is imported with its folder first on ``sys.path``, as ``python file.py`` would
-(``from helper import g`` finds ``helper.py`` beside it); afterwards the
-folder moves to the end of ``sys.path``.
-
-Everything the user can get wrong raises :class:`oipr_bench.errors.UsageError`
-with one line saying what and where.
+A class is instantiated with the parameters (none by default); a function with parameters is called
+with them as keyword arguments; an instance is called directly, or through its ``evaluate`` method.
+A module name not importable is also looked for in the current folder (pytest does not put it on
+``sys.path``). A ``file.py`` is imported with its folder first on ``sys.path``, as ``python file.py``
+would (a ``helper.py`` beside it is found); afterwards the folder moves to the end of ``sys.path``.
+Everything the user can get wrong raises :class:`oipr_bench.errors.UsageError`, one line: what and where.
 """
 
 from __future__ import annotations
@@ -38,6 +33,7 @@ from ...errors import UsageError
 from ...guards import MAX_JSON_DEPTH, clip, json_depth, printable, regular_file_problem
 from ...io import note_input
 from .isolation import described, guarded
+from .object_state import state_digest
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
 
@@ -61,6 +57,10 @@ class Resolved:
         The built-in evaluator name when ``name`` is one of the seven.
     oipr_profile : dict
         The evaluator's ``oipr_profile`` attribute (declared expectations), or ``{}``.
+    state : str or None
+        A digest of the named object's own state when it is an instance, a partial or a bound
+        method (:func:`~.object_state.state_digest`), so two differently configured objects sign
+        differently; None for a function, a class instantiated here or a built-in.
     """
 
     fn: Callable[[Any, Any], Any]
@@ -69,6 +69,7 @@ class Resolved:
     obj: Any = None
     builtin: str | None = None
     oipr_profile: dict[str, Any] = field(default_factory=dict)
+    state: str | None = None
 
 
 class _DuplicateKey(Exception):
@@ -327,13 +328,13 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
                 raise UsageError(f"evaluator {display}: bad parameter: {exc}") from None
             except ValueError:
                 pass  # no signature available (builtins): let the call tell
-        return Resolved(fn, display, params, obj, None, _profile_of(owner, display=display))
+        return Resolved(fn, display, params, obj, None, _profile_of(owner, display=display), state_digest(obj))
     if params:
         raise UsageError(f"evaluator {display}: parameters can only be given to a class or a function, not to an instance")
     fn = _callable_of(obj, display)
     in_force = _user_attr(obj, "params", display)
     in_force = dict(in_force) if isinstance(in_force, Mapping) else {}
-    return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj), display=display))
+    return Resolved(fn, display, in_force, obj, None, _profile_of(obj, type(obj), display=display), state_digest(obj))
 
 
 def _resolve_class(cls: type, params: dict[str, Any], display: str) -> Resolved:

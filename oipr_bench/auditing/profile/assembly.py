@@ -13,6 +13,7 @@ from ...vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
 from ..regression.case_sets import fixtures_of
 from .comparison import reference_info
 from .results import Profile
+from .run_record import RunRecord, planned_items
 
 __all__ = ["assemble_profile"]
 
@@ -26,7 +27,8 @@ def assemble_profile(case_results: Mapping[str, Any], characteristic_results: Ma
                      property_results: Mapping[str, Any], differential_results: Mapping[str, Any], *,
                      evaluator: str, params: Mapping[str, Any], cases: Mapping[str, Any], sanity_checks: Sequence[str],
                      families: Sequence[str], options: Any, declarations: Any, kind: str,
-                     user_cases: Any) -> Profile:
+                     user_cases: Any, state: str | None = None, deselected: Sequence[str] = (),
+                     selection: Mapping[str, str] | None = None, interrupted: bool = False) -> Profile:
     """A :class:`Profile` of an audit session's evaluator and options from the given results.
 
     Cases (the dataset's, then the user's own, in the order of ``cases``) and reference comparisons
@@ -34,12 +36,18 @@ def assemble_profile(case_results: Mapping[str, Any], characteristic_results: Ma
     ``sanity_checks``, metric properties and differential families (``families``) in their
     vocabulary order. ``evaluator``, ``params``, ``options`` (an
     :class:`~oipr_bench.auditing.options.AuditOptions`), ``declarations``, ``kind`` (the session's
-    result kind, used when no case ran) and ``user_cases`` are the session's.
+    result kind, used when no case ran) and ``user_cases`` are the session's; ``state`` the digest of
+    the evaluator object's state.  ``deselected``, ``selection`` and ``interrupted`` say how much of
+    the suite ran (:class:`~.run_record.RunRecord`; the plugin's ``-k``, ``-m``, Ctrl-C).
     """
     from ..._version import __version__
     from ...scenarios import DATASET_VERSION
 
     order = list(cases)
+    suite = options.suite_for(declarations.input_kind)
+    planned = planned_items(order, sanity_checks if options.sanity else (), table5=suite in ("table5", "all"),
+                            properties=suite in ("properties", "all"), reference=options.reference is not None,
+                            families=families)
     kinds = [r.kind for r in case_results.values() if r.ok]
     return Profile(
         evaluator=evaluator,
@@ -57,4 +65,6 @@ def assemble_profile(case_results: Mapping[str, Any], characteristic_results: Ma
         declarations=declarations,
         property_results=_ordered(property_results, METRIC_PROPERTIES),
         fixtures=fixtures_of(list(cases.values()), options, user_cases),
+        run=RunRecord(planned, tuple(i for i in deselected if i in planned), dict(selection or {}), bool(interrupted)),
+        state=state,
     )

@@ -11,18 +11,105 @@ is judged against.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from .results import CaseResult
 from ..table5.readings import KIND_PR, KIND_SCORE
 from ..calling.runner import CallOutcome
 from ...evaluators.score import Score
 from ..calling.coerce import OUT_OF_BOUNDS
 from ...vocabulary import BAD_RESULT, OK
+from ...jsondata import number, unnumber
 
-__all__ = ["run_case", "pw_baseline", "mean_score"]
+__all__ = ["CaseResult", "run_case", "pw_baseline", "mean_score", "score_list", "score_from"]
+
+
+def score_list(s: Score | None) -> list[float | None] | None:
+    return None if s is None else [number(v) for v in s]
+
+
+def score_from(values: Any) -> Score | None:
+    return None if values is None else Score(*(unnumber(v) for v in values))
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The evaluator's result on one case.
+
+    Attributes
+    ----------
+    case_id : str
+    status : str
+        ``"ok"`` or the kind of the first failing call (``raised``,
+        ``bad_result``, ``mutated``, ``timed_out``, ``crashed``).
+    message : str
+        What went wrong (with the run number for a random case), or ``""``.
+    n_runs : int
+        Number of predictions of the case (100 for a random case).
+    score : Score or None
+        The score (the mean of the per-run P, R, F1 for a random case), None when a call failed.
+    runs : tuple of Score or None
+        Per-run scores of a random case.
+    returned_f1 : bool
+        False when the evaluator returned only (P, R).
+    kind : {"pr", "score"}
+        What the evaluator returned; a scalar is stored as ``Score(nan, nan, value)``.
+    seconds : float
+        Wall time of the case's calls.
+    detail : str
+        Traceback of an exception, if any.
+    """
+
+    case_id: str
+    status: str
+    message: str = ""
+    n_runs: int = 1
+    score: Score | None = None
+    runs: tuple[Score, ...] | None = None
+    returned_f1: bool = True
+    seconds: float = 0.0
+    detail: str = ""
+    kind: str = KIND_PR
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+    def to_dict(self) -> dict[str, Any]:
+        scenario, _, case = self.case_id.partition("/")
+        s = self.score
+        return {
+            "case_id": self.case_id,
+            "scenario": scenario,
+            "case": case,
+            "n_runs": self.n_runs,
+            "status": self.status,
+            "message": self.message,
+            "precision": None if s is None else number(s.precision),
+            "recall": None if s is None else number(s.recall),
+            "f1": None if s is None or self.kind == KIND_SCORE else number(s.f1),
+            "score": None if s is None else number(s.f1),
+            "runs": None if self.runs is None else [score_list(r) for r in self.runs],
+            "returned_f1": self.returned_f1,
+            "seconds": round(self.seconds, 6),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
+        scalar = all(d.get(k) is None for k in ("precision", "recall", "f1")) and d.get("score") is not None
+        score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
+            unnumber(d.get("precision")), unnumber(d.get("recall")), unnumber(d.get("f1"))
+        )
+        if scalar:
+            score = Score(unnumber(None), unnumber(None), unnumber(d.get("score")))
+        if d["status"] != OK:
+            score = None
+        runs = None if d.get("runs") is None else tuple(score_from(r) for r in d["runs"])  # type: ignore[misc]
+        return cls(d["case_id"], d["status"], d.get("message", ""), int(d.get("n_runs", 1)), score, runs,
+                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""),
+                   KIND_SCORE if scalar else KIND_PR)
 
 
 def mean_score(runs: list[Score]) -> Score:

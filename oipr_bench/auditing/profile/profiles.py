@@ -35,6 +35,7 @@ from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult, run_configured
 from ..expectations import expectations_from, judge, merge_expectations
 from ..options import AuditOptions, declared_expectations
+from ..declared import inapplicable_declaration, refuse, unchecked_expectation
 from ..calling.resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 from ..calling.declarations import declarations_of
@@ -72,6 +73,8 @@ class AuditSession:
         o = self.options
         self.declarations = declarations_of(resolved, input_kind=o.input_kind, higher_is_better=o.higher_is_better,
                                             bounds=o.bounds)
+        refuse(unchecked_expectation(o.expectations, o.suite_for(self.declarations.input_kind), sanity=o.sanity,
+                                     hypothesis_examples=o.hypothesis_examples))  # refused, never ignored
         self.caller = Caller(resolved.fn, timeout=o.timeout, isolate=o.isolate,
                              input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         #: "pr" or "score": set by the first successful call (:meth:`call`).
@@ -271,6 +274,7 @@ class AuditSession:
                 self.reference_result(cid)
         for family in self.families:
             self.differential_result(family)
+        refuse(inapplicable_declaration(self.options, self.kind, self.resolved.name))  # the kind is known now
         return self.profile()
 
     def profile(self) -> Profile:
@@ -278,22 +282,18 @@ class AuditSession:
         return self.assemble(self._case_results, self._char_results, self._sanity, self._ref_results,
                              self._prop_results, self._diff_results)
 
-    def assemble(
-        self,
-        case_results: Mapping[str, CaseResult],
-        characteristic_results: Mapping[str, CharacteristicResult],
-        sanity_results: Mapping[str, SanityResult],
-        reference_results: Mapping[str, ReferenceResult],
-        property_results: Mapping[str, PropertyResult] | None = None,
-        differential_results: Mapping[str, DifferentialResult] | None = None,
-    ) -> Profile:
-        """A :class:`Profile` of this session from the given results (the plugin's: gathered from its items'
-        reports, xdist workers too), in report order (:func:`~.assembly.assemble_profile`)."""
+    def assemble(self, case_results: Mapping[str, CaseResult], characteristic_results: Mapping[str, CharacteristicResult],
+                 sanity_results: Mapping[str, SanityResult], reference_results: Mapping[str, ReferenceResult],
+                 property_results: Mapping[str, PropertyResult] | None = None,
+                 differential_results: Mapping[str, DifferentialResult] | None = None, **run: Any) -> Profile:
+        """A :class:`Profile` of this session from the given results (the plugin's: gathered from its items' reports,
+        xdist too), in report order; ``run``: deselected, selection, interrupted (:func:`~.assembly.assemble_profile`)."""
         return assemble_profile(case_results, characteristic_results, sanity_results, reference_results,
                                 property_results or {}, differential_results or {},
                                 evaluator=self.resolved.name, params=self.resolved.params, cases=self.cases,
                                 sanity_checks=self.sanity_checks, families=self.families, options=self.options,
-                                declarations=self.declarations, kind=self.kind, user_cases=self.user_cases)
+                                declarations=self.declarations, kind=self.kind, user_cases=self.user_cases,
+                                state=self.resolved.state, **run)
 
 
 def audit(

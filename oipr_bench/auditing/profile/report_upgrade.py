@@ -1,10 +1,12 @@
 """Reading reports of older layouts: each version's report in the current layout.
 
-The JSON report (``schema/report.schema.json``) is at layout version 3.
+The JSON report (``schema/report.schema.json``) is at layout version 4.
 Version 1 (oipr-bench 0.1) had precision/recall evaluators only; version 2
 (0.2) added scalar results and declarations; version 3 (0.3) adds the metric
-properties (``properties``) and the suite in ``options``.  An old report reads
-as what it was: no properties, the Table 5 suite.
+properties (``properties``) and the suite in ``options``; version 4 (0.4) adds
+``run`` (the items planned, deselected and not run, an interruption) and the
+evaluator's ``state``.  An old report reads as what it was: no properties, the
+Table 5 suite, a complete run of the items it holds.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ...vocabulary import SUITE_TABLE5
 __all__ = ["REPORT_FORMAT", "upgrade_report"]
 
 #: Name and version of the JSON report layout (``schema/report.schema.json``).
-REPORT_FORMAT = ("oipr-bench-report", 3)
+REPORT_FORMAT = ("oipr-bench-report", 4)
 
 
 def _v1_to_v2(d: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -41,8 +43,12 @@ def _v2_to_v3(d: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**d, "format_version": 3, "options": {**options, "suite": SUITE_TABLE5}, "properties": []}
 
 
+def _v3_to_v4(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {**d, "format_version": 4}
+
+
 def upgrade_report(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
-    """A report of an older layout version in the current layout (1 -> 2 -> 3).
+    """A report of an older layout version in the current layout (1 -> 2 -> 3 -> 4).
 
     Raises
     ------
@@ -60,4 +66,6 @@ def upgrade_report(d: Mapping[str, Any], source: str | None) -> Mapping[str, Any
         d = _v1_to_v2(d)
     if d.get("format_version") == 2:
         d = _v2_to_v3(d)
+    if d.get("format_version") == 3:
+        d = _v3_to_v4(d)
     return d

@@ -15,107 +15,19 @@ from ..table5 import characteristics as ch
 from ...errors import FixtureError
 from ...evaluators.score import Score
 from ..expectations import SANITY_OK, Expectation
-from ...jsondata import jsonable, number, schema_problem, unnumber
+from ...jsondata import jsonable, schema_problem
 from ..calling.declarations import Declarations
 from ..properties.results import PropertyResult
-from ..table5.readings import KIND_PR, KIND_SCORE
 from .render import render_profile
 from .report_upgrade import REPORT_FORMAT, upgrade_report
-from ...vocabulary import FAILED, OK, PASSED, UNDETERMINED, kind_of
+from .run_record import RunRecord, duplicate_item, present_items
+from .case_runs import CaseResult, score_from as _score_from, score_list as _score_list
+from ...vocabulary import FAILED, PASSED, UNDETERMINED, kind_of
 from ..regression.differential import DifferentialResult
 from ..regression.signature import signature_of
 
 #: File name of the report's JSON Schema in the ``schema`` data folder.
 REPORT_SCHEMA_FILE = "report.schema.json"
-
-
-def _score_list(s: Score | None) -> list[float | None] | None:
-    return None if s is None else [number(v) for v in s]
-
-
-def _score_from(values: Any) -> Score | None:
-    return None if values is None else Score(*(unnumber(v) for v in values))
-
-
-# -- results -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """The evaluator's result on one case.
-
-    Attributes
-    ----------
-    case_id : str
-    status : str
-        ``"ok"`` or the kind of the first failing call (``raised``,
-        ``bad_result``, ``mutated``, ``timed_out``, ``crashed``).
-    message : str
-        What went wrong (with the run number for a random case), or ``""``.
-    n_runs : int
-        Number of predictions of the case (100 for a random case).
-    score : Score or None
-        The score (the mean of the per-run P, R, F1 for a random case), None when a call failed.
-    runs : tuple of Score or None
-        Per-run scores of a random case.
-    returned_f1 : bool
-        False when the evaluator returned only (P, R).
-    kind : {"pr", "score"}
-        What the evaluator returned; a scalar is stored as ``Score(nan, nan, value)``.
-    seconds : float
-        Wall time of the case's calls.
-    detail : str
-        Traceback of an exception, if any.
-    """
-
-    case_id: str
-    status: str
-    message: str = ""
-    n_runs: int = 1
-    score: Score | None = None
-    runs: tuple[Score, ...] | None = None
-    returned_f1: bool = True
-    seconds: float = 0.0
-    detail: str = ""
-    kind: str = KIND_PR
-
-    @property
-    def ok(self) -> bool:
-        return self.status == OK
-
-    def to_dict(self) -> dict[str, Any]:
-        scenario, _, case = self.case_id.partition("/")
-        s = self.score
-        return {
-            "case_id": self.case_id,
-            "scenario": scenario,
-            "case": case,
-            "n_runs": self.n_runs,
-            "status": self.status,
-            "message": self.message,
-            "precision": None if s is None else number(s.precision),
-            "recall": None if s is None else number(s.recall),
-            "f1": None if s is None or self.kind == KIND_SCORE else number(s.f1),
-            "score": None if s is None else number(s.f1),
-            "runs": None if self.runs is None else [_score_list(r) for r in self.runs],
-            "returned_f1": self.returned_f1,
-            "seconds": round(self.seconds, 6),
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "CaseResult":
-        scalar = all(d.get(k) is None for k in ("precision", "recall", "f1")) and d.get("score") is not None
-        score = None if d.get("f1", None) is None and d.get("precision") is None and d.get("recall") is None else Score(
-            unnumber(d.get("precision")), unnumber(d.get("recall")), unnumber(d.get("f1"))
-        )
-        if scalar:
-            score = Score(unnumber(None), unnumber(None), unnumber(d.get("score")))
-        if d["status"] != OK:
-            score = None
-        runs = None if d.get("runs") is None else tuple(_score_from(r) for r in d["runs"])  # type: ignore[misc]
-        return cls(d["case_id"], d["status"], d.get("message", ""), int(d.get("n_runs", 1)), score, runs,
-                   bool(d.get("returned_f1", True)), float(d.get("seconds", 0.0)), d.get("detail", ""),
-                   KIND_SCORE if scalar else KIND_PR)
 
 
 @dataclass(frozen=True)
@@ -234,6 +146,12 @@ class Profile:
         The metric properties run (:mod:`oipr_bench.auditing.properties.run`), in report order.
     fixtures : dict
         ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
+    run : RunRecord
+        The items planned, deselected, not run; an interruption (:mod:`.run_record`).
+    state : str or None
+        Digest of the evaluator object's state (:mod:`oipr_bench.auditing.calling.object_state`).
+    stored_ok, stored_signature : bool, str or None
+        What a JSON report stored (:meth:`from_dict`; ``verify`` compares them), else None.
     """
 
     evaluator: str
@@ -251,6 +169,15 @@ class Profile:
     declarations: Declarations = field(default_factory=Declarations)
     property_results: dict[str, PropertyResult] = field(default_factory=dict)
     fixtures: dict[str, Any] = field(default_factory=dict)
+    run: RunRecord = field(default_factory=RunRecord)
+    state: str | None = None
+    stored_ok: bool | None = None
+    stored_signature: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when the run was not interrupted and holds every item its suite planned."""
+        return self.run.complete(present_items(self))
 
     @property
     def properties(self) -> dict[str, str | None]:
@@ -289,9 +216,10 @@ class Profile:
 
     @property
     def ok(self) -> bool:
-        """True when nothing failed: every case ran, no characteristic, sanity check or reference comparison failed."""
+        """True when the run is :attr:`complete` and nothing failed (case, characteristic, sanity check, ...)."""
         return (
-            all(r.ok for r in self.case_results.values())
+            self.complete
+            and all(r.ok for r in self.case_results.values())
             and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
             and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
@@ -313,7 +241,7 @@ class Profile:
                 if r.status == FAILED and r.expectation is not None else f"property[{r.name}]: undetermined: {r.message}"
                 for r in self.property_results.values() if r.counts_as_failure]
         out += [r.failure_line for r in self.differential_results.values() if r.status != PASSED]
-        return out
+        return out + [f"{line}: a partial run is never ok" for line in [self.run.describe(present_items(self))] if line]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (``schema/report.schema.json``) as plain data."""
@@ -321,7 +249,7 @@ class Profile:
             "format": REPORT_FORMAT[0],
             "format_version": REPORT_FORMAT[1],
             "evaluator": {"name": self.evaluator, "params": jsonable(self.params), "kind": self.kind,
-                          **self.declarations.to_dict()},
+                          **self.declarations.to_dict(), **({"state": self.state} if self.state else {})},
             "package": {"name": "oipr-bench", "version": self.package_version},
             "dataset": {"version": self.dataset_version},
             "options": jsonable(self.options),
@@ -333,6 +261,7 @@ class Profile:
             else {**jsonable(self.reference), "results": [r.to_dict() for r in self.reference_results.values()]},
             "properties": [r.to_dict() for r in self.property_results.values()],
             "differential": [r.to_dict() for r in self.differential_results.values()], "fixtures": jsonable(self.fixtures),
+            "run": self.run.to_dict(present_items(self)),
             "signature": self.signature,
             "ok": self.ok,
         }
@@ -364,8 +293,10 @@ class Profile:
             what = problem.message if problem else f"expected a JSON object, got {type(d).__name__}"
             raise FixtureError(f"not an oipr-bench report: {what}", file=source,
                                json_path=problem.path if problem else None)
-        ref = d.get("reference")
-        return cls(
+        ref, twice = d.get("reference"), duplicate_item(d)
+        if twice:
+            raise FixtureError(f"not an oipr-bench report: {twice[0]}", file=source, json_path=twice[1])
+        profile = cls(
             evaluator=d["evaluator"]["name"],
             params=dict(d["evaluator"]["params"]),
             case_results={c["case_id"]: CaseResult.from_dict(c) for c in d["cases"]},
@@ -381,7 +312,12 @@ class Profile:
             declarations=Declarations.from_dict(d["evaluator"]),
             property_results={p["name"]: PropertyResult.from_dict(p) for p in d["properties"]},
             fixtures=dict(d.get("fixtures") or {}),
+            state=d["evaluator"].get("state"),
+            stored_ok=d["ok"],
+            stored_signature=d.get("signature"),
         )
+        profile.run = RunRecord.from_dict(d.get("run"), present_items(profile))
+        return profile
 
     def format(self, fmt: str = "table") -> str:
         """Render as ``"table"`` (plain text), ``"markdown"`` or ``"json"``."""

@@ -208,7 +208,9 @@ class DifferentialResult:
 def _failure_message(name: str, family: str, n: int, seed: int, index: int, found: Disagreement,
                      shrunk: Disagreement, outcome: Any) -> str:
     how = "finished" if outcome.finished else f"budget ran out; smallest reached after {outcome.tried} candidates"
-    lines = [f"differs from {name} on pair {index + 1} of {n} of family {family} (seed {seed}):"]
+    failed = found.mine is None and found.problem.startswith("the evaluator ")  # raised, timed out, ...: no value
+    what = f"the evaluator {found.problem[14:].split(':')[0]}" if failed else f"differs from {name}"
+    lines = [f"{what} on pair {index + 1} of {n} of family {family} (seed {seed}):"]
     lines += [f"  {line}" for line in found.lines(name)]
     lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}) to:")
     lines += [f"  {line}" for line in shrunk.lines(name)]

@@ -43,7 +43,7 @@ def params_text(params: Mapping[str, Any]) -> str:
 
 def signature(*, package_version: str, dataset_version: str, evaluator: str, params: Mapping[str, Any],
               kind: str | None, declarations: Mapping[str, Any], reference: Mapping[str, Any] | None,
-              options: Mapping[str, Any], fixtures: str) -> str:
+              options: Mapping[str, Any], fixtures: str, state: str | None = None) -> str:
     """The signature line of an audit (see the module docstring).
 
     Parameters
@@ -56,8 +56,13 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
         The recorded run options (``differential``, ``seed``, ``shrink_budget``, ``random_runs`` when on).
     fixtures : str
         :func:`fixture_hash` of the cases run.
+    state : str or None
+        A digest of the evaluator object's own state (an instance's attributes, a partial's
+        arguments: :func:`oipr_bench.auditing.calling.object_state.state_digest`), written
+        ``state:<digest>`` after the evaluator.
     """
     fields = [f"oipr-bench:{package_version}", f"dataset:{dataset_version}", f"evaluator:{evaluator}{params_text(params)}",
+              *([f"state:{state}"] if state else []),
               f"kind:{kind or '-'}", f"input:{declarations.get('input', 'binary')}"]
     if kind == "score":
         lo, hi = declarations.get("bounds", (0.0, 1.0))
@@ -81,4 +86,5 @@ def signature_of(profile: Any) -> str:
     return signature(package_version=profile.package_version, dataset_version=profile.dataset_version,
                      evaluator=profile.evaluator, params=profile.params, kind=profile.kind,
                      declarations=profile.declarations.to_dict(), reference=profile.reference,
-                     options=profile.options, fixtures=profile.fixtures.get("sha256", "-"))
+                     options=profile.options, fixtures=profile.fixtures.get("sha256", "-"),
+                     state=getattr(profile, "state", None))
