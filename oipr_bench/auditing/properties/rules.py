@@ -18,12 +18,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..table5.findings import SCORE_TOLERANCE, fmt
+from ..table5.chance import CHANCE_MARGIN
+from ..table5.findings import OVERESTIMATION_F1, SCORE_TOLERANCE, fmt
 from .results import Curve, PropertyFinding
 from ... import vocabulary as v
 from ...scenarios.families import ranks
 
-__all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "CHANCE_TOLERANCE", "trend",
+__all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "CHANCE_TOLERANCE", "INFLATION_LEVEL", "trend",
            "spearman"]
 
 #: Ranking consistency is ``consistent`` from this Spearman rho on (a near-monotone response to 10 grades).
@@ -32,8 +33,12 @@ RANK_RHO = 0.9
 #: scale: a tenth of the way from detecting nothing to a perfect detection.
 NOISE_TOLERANCE = 0.1
 #: Chance ordering: a constant score may exceed the random scores' mean by this much, or by three
-#: standard errors of that mean if more, before it counts as overrated (random draws scatter).
-CHANCE_TOLERANCE = 0.02
+#: standard errors of that mean if more, before it counts as overrated (random draws scatter); the
+#: same margin as the Table 5 rule of a score metric's all-ones input.
+CHANCE_TOLERANCE = CHANCE_MARGIN
+#: Chance ordering: random scores whose mean lies more than this share of the half-range above the
+#: middle of inverted .. perfect are inflated (the Table 5 level OVERESTIMATION_F1, read from the middle).
+INFLATION_LEVEL = OVERESTIMATION_F1
 
 DOWN, UP = "down", "up"
 
@@ -339,22 +344,56 @@ def check_ties(r: Readings) -> PropertyFinding:
 
 
 def check_chance_ordering(r: Readings) -> PropertyFinding:
-    """perfect > random (mean) > inverted, perfect > constant > inverted, constant not above chance."""
+    """Random scores against the metric's own range, then perfect > random (mean) > inverted; a constant not above random.
+
+    Read in this order (every threshold below is a named constant):
+
+    0. ``disordered`` when perfect is not above random (beyond :data:`SCORE_TOLERANCE`);
+    1. ``random_inflated``: the random draws' mean (raw values) lies above the middle of the range
+       from the inverted to the perfect ranking by more than :data:`INFLATION_LEVEL` = 0.3 of the
+       half-range, and by more than three standard errors of that mean.  The middle is an
+       inversion-symmetric metric's chance (AUC-ROC: 0.5); point-adjusted AUC-ROC scores random
+       scores about 0.9, 0.8 of the half-range above it.  Reads no constant score.
+    2. ``constant_overrated``: the constant score exceeds the random scores' mean by more than
+       :data:`CHANCE_TOLERANCE` on the anchored scale, or three standard errors of that mean if
+       more (the Table 5 row all_one_overestimation of a score metric reads the same way).
+    3. ``disordered``: not random > inverted (beyond :data:`SCORE_TOLERANCE`).
+    4. ``ordered`` otherwise.  A constant at or below random is a package's convention for a
+       degenerate input (0.0, 0.5): evidence, not a disorder.  The explanation prints ``~``
+       between random and constant only when they lie within the margin.
+    """
     perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "constant", "inverted"))
-    draws = [r.s(c) for c in r.ids("random")]
+    ids = r.ids("random")
+    draws = [r.s(c) for c in ids]
     rand = float(np.mean(draws))
     margin = max(CHANCE_TOLERANCE, 3 * float(np.std(draws, ddof=1)) / math.sqrt(len(draws)))
+    raw_p, raw_i = r.value(r.ids("oracle")[0]), r.value(r.ids("inverted")[0])
+    raw_draws = [r.value(c) for c in ids]
+    raw_rand = float(np.mean(raw_draws))
+    raw_se = float(np.std(raw_draws, ddof=1)) / math.sqrt(len(raw_draws))
+    half = (raw_p - raw_i) / 2
+    level = (raw_rand - (raw_p + raw_i) / 2) / half if half > SCORE_TOLERANCE else math.nan
     numbers = {"score oracle (perfect ranking)": perfect, "mean score random": rand, "score constant": constant,
-               "score inverted": inverted, "allowed margin of constant over random": margin}
-    checks = (("perfect > random", perfect, rand), ("perfect > constant", perfect, constant),
-              ("random > inverted", rand, inverted), ("constant > inverted", constant, inverted))
+               "score inverted": inverted, "allowed margin of constant over random": margin,
+               "random on the half-range above its middle (raw)": level,
+               "standard error of the random mean (raw)": raw_se}
+    checks = (("perfect > random", perfect, rand), ("random > inverted", rand, inverted))
     broken = [f"not {label} ({fmt(a)} vs {fmt(b)})" for label, a, b in checks if not a - b > SCORE_TOLERANCE]
-    if constant - rand > margin:
+    if broken and broken[0].startswith("not perfect"):
+        value, why = v.DISORDERED, "; ".join(broken)
+    elif not math.isnan(level) and level > INFLATION_LEVEL and raw_rand - (raw_p + raw_i) / 2 > 3 * raw_se:
+        value, why = v.RANDOM_INFLATED, (
+            f"random scores are rated far above chance: their mean {fmt(raw_rand)} lies {fmt(level)} of the half-range "
+            f"above the middle of inverted {fmt(raw_i)} .. perfect {fmt(raw_p)} (limit {INFLATION_LEVEL}, "
+            f"standard error {fmt(raw_se)})")
+    elif constant - rand > margin:
         value, why = v.CONSTANT_OVERRATED, f"a constant score beats random scores ({fmt(constant)} vs {fmt(rand)})"
     elif broken:
         value, why = v.DISORDERED, "; ".join(broken)
     else:
-        value, why = v.ORDERED, f"perfect {fmt(perfect)} > random {fmt(rand)} ~ constant {fmt(constant)} > inverted {fmt(inverted)}"
+        rel = "~" if abs(constant - rand) <= margin else ">"
+        value, why = v.ORDERED, (f"perfect {fmt(perfect)} > random {fmt(rand)} > inverted {fmt(inverted)}; "
+                                 f"random {fmt(rand)} {rel} constant {fmt(constant)} (margin {fmt(margin)})")
     return _finding(v.CHANCE_ORDERING, value, numbers, why, r.curve(r.cases))
 
 

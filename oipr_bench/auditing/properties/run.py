@@ -38,10 +38,11 @@ import numpy as np
 from ..expectations import Expectation, judge
 from .results import PropertyResult
 from .rules import RULES, Readings, Undetermined
+from ..table5.chance import chance_of, chance_series
 from ..table5.readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from ... import vocabulary as v
 
-__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property"]
+__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property", "undetermined_property"]
 
 BINARY, SCORES, BOTH = "binary", "scores", "both"
 
@@ -174,23 +175,45 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     return result(finding.value, finding, finding.explanation)
 
 
+def undetermined_property(name: str, decl: Any, kind: Callable[[], str | None], expectation: Expectation | None,
+                          why: str) -> PropertyResult:
+    """Property ``name`` left undetermined for ``why`` (a non-deterministic evaluator), unless it does not apply."""
+    defn = DEFINITIONS[name]
+    reason = _not_applicable(defn, decl.input_kind, kind())
+    observed, message = (v.NOT_APPLICABLE, reason) if reason else (None, f"undetermined: {why}")
+    return PropertyResult(name, defn.input, observed, judge_property(observed, expectation), expectation, None,
+                          message, defn.citation)
+
+
 def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., Any], kind: str | None) -> Readings:
-    """The family's results read on the metric's anchored scale (one pair of anchor calls per ground truth)."""
-    anchors: dict[bytes, tuple[Any, Any]] = {}
-    empty, perfect, problems = {}, {}, {}
+    """The family's results read on the metric's anchored scale (anchor calls once per ground truth).
+
+    A metric that takes real scores is anchored on chance (its mean over seeded uniform-random scores,
+    :mod:`~oipr_bench.auditing.table5.chance`); one that takes 0/1 predictions on the empty prediction.
+    """
+    anchors: dict[bytes, tuple[Any, Any, Any]] = {}
+    empty, perfect, problems, chance = {}, {}, {}, {}
     for case in family.cases:
         key = case.y_true.tobytes()
         if key not in anchors:
-            anchors[key] = (call(case.y_true, np.zeros_like(case.y_true)), call(case.y_true, case.y_true))
-        none, best = anchors[key]
+            y = case.y_true
+            drawn = chance_of([call(y, s) for s in chance_series(y.size)]) if decl.input_kind == SCORES else None
+            anchors[key] = (call(y, np.zeros_like(y)), call(y, y), drawn)
+        none, best, drawn = anchors[key]
         if none.ok and best.ok:
             empty[case.id], perfect[case.id] = none.score, best.score
+        elif drawn is not None and best.ok:  # a score metric's empty prediction is evidence only
+            perfect[case.id] = best.score
         else:
             bad = none if not none.ok else best
             problems[case.id] = f"the anchors of {case.id} failed ({bad.kind}: {bad.message})"
+        if drawn is not None and drawn[2]:
+            problems.setdefault(case.id, f"the chance anchor of {case.id} cannot be read: {drawn[2]}")
+        elif drawn is not None:
+            chance[case.id] = drawn[:2]
     obs = Observations({c.id: raw[c.id].score for c in family.cases}, kind=kind or "pr",
                        higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
-                       anchor_problems=problems)
+                       anchor_problems=problems, chance=chance)
     scales = {c.id: scale_of(obs, c.id) for c in family.cases}
     return Readings(family.parameter, tuple(c.id for c in family.cases), {c.id: c.parameter for c in family.cases},
                     {c: scales[c].read(float(obs.scores[c].f1)) for c in scales},

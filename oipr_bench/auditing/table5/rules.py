@@ -21,6 +21,7 @@ from .findings import (
     MITIGATION_FACTOR,
     OVERESTIMATION_F1,
     OVERLAP,
+    RANDOM_RANGE_LEVEL,
     RANDOM,
     SHIFT,
     SPARSE,
@@ -36,7 +37,8 @@ from .findings import (
     result_of,
     undetermined_finding,
 )
-from .readings import Observations, recall_share
+from .chance import CHANCE_MARGIN, SATURATION_BAND
+from .readings import Observations, range_width, recall_share, scale_of
 from ...vocabulary import (
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
@@ -335,6 +337,65 @@ def _overestimation(name: str, cases: tuple[str, ...], obs: Observations, what: 
     return Finding(name, value, cases, r.numbers, why + _on(r))
 
 
+def _constant_against_chance(obs: Observations) -> Finding:
+    """A score metric's all-ones input (a constant score) against its chance anchor, as chance_ordering reads it."""
+    name, cases = ALL_ONE_OVERESTIMATION, ALL_ONE
+    r = read_scores(obs, cases)
+    if r.problem:
+        return undetermined_finding(name, cases, r, "the constant score against chance")
+    c = cases[0]
+    value = r.values[0]
+    span = float(obs.perfect[c].f1) - obs.chance[c][0]
+    margin = max(CHANCE_MARGIN, 3 * obs.chance[c][1] / abs(span))
+    numbers = {**r.numbers, "allowed margin over chance": margin}
+    if value > margin:
+        out, why = "present", (f"the constant all-ones score reads {fmt(value)} above chance "
+                               f"(more than the margin {fmt(margin)}): a constant is rated above uninformative scores")
+    else:
+        out, why = "absent", f"the constant all-ones score reads {fmt(value)}, not above chance by the margin {fmt(margin)}"
+    return Finding(name, out, cases, numbers, why + _on(r))
+
+
+def _random_on_range(obs: Observations) -> Finding:
+    """A score metric's random detector on its own range: 0 = the inverted perfect input, 1 = the perfect one.
+
+    Each case is read alone: one case above the level suffices for ``present``; ``absent`` needs every
+    case readable (a saturated case, where the metric tells nothing apart, leaves it ``undetermined``).
+    """
+    name, cases = RANDOM_OVERESTIMATION, RANDOM
+    r = read_scores(obs, cases, order_only=True)  # the evidence numbers; each case's own problem is read below
+    levels: dict[str, float] = {}
+    problems: list[str] = []
+    numbers = dict(r.numbers)
+    for c in cases:
+        scale = scale_of(obs, c)
+        inv = float(obs.inverted[c].f1) if c in obs.inverted else math.nan
+        best, raw = float(obs.perfect[c].f1) if c in obs.perfect else math.nan, float(result_of(obs, c).f1)
+        numbers[f"inverted y_pred = 1 - y_true {c}"] = inv
+        if not scale.defined:
+            problems.append(scale.problem)
+            continue
+        width = range_width(obs, inv, best)
+        if math.isnan(inv) or math.isnan(raw) or abs(best - inv) <= SATURATION_BAND * width or \
+                (best > inv) != obs.higher_is_better:
+            problems.append(f"the metric's own range cannot be read on {c}: y_pred = y_true scores {best:.6g} and the "
+                            f"inverted input {inv:.6g} (saturated, nan or against the declared orientation)")
+            continue
+        levels[c] = (raw - inv) / (best - inv)
+        numbers[f"on the range {c}"] = levels[c]
+    shown = ", ".join(f"{c} {fmt(x)}" for c, x in levels.items())
+    tail = " [read on the range from y_pred = 1 - y_true (0) to y_pred = y_true (1)]"
+    if levels and max(levels.values()) > RANDOM_RANGE_LEVEL:
+        why = (f"the random detector sits above {RANDOM_RANGE_LEVEL} of the metric's own range ({shown}): "
+               "closer to perfect than the middle of the range, an inversion-symmetric metric's chance, allows")
+        return Finding(name, "present", cases, numbers, why + tail)
+    if problems:
+        return Finding(name, UNDETERMINED, cases, numbers,
+                       f"the random detector on the metric's own range cannot be read: {problems[0]}")
+    why = f"the random detector stays at or below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})"
+    return Finding(name, "absent", cases, numbers, why + tail)
+
+
 def check_all_one_overestimation(obs: Observations) -> Finding:
     """Overestimation of the all-1 detector (Appendix A, constant detectors; Table A1 markers).
 
@@ -347,7 +408,14 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
     the middle of the scale (TaPR: 0.7138, AM: 0.6724, both marked in Table
     A1).  On the anchored scale a metric that gives the all-1 detector what
     it gives the empty prediction (AUC-ROC's 0.5) reads 0: not overestimating.
+
+    A metric that takes real scores (chance anchors given) reads the all-ones input, a constant
+    score, against chance instead, as ``chance_ordering`` reads its constant: ``present`` when it
+    lies above the chance anchor by more than :data:`CHANCE_MARGIN` (0.02) of the way to perfect,
+    or three standard errors of the chance mean if more.
     """
+    if obs.chance:
+        return _constant_against_chance(obs)
     return _overestimation(ALL_ONE_OVERESTIMATION, ALL_ONE, obs, "the all-1 detector")
 
 
@@ -364,5 +432,17 @@ def check_random_overestimation(obs: Observations) -> Finding:
     both detectors lack skill.  The evidence shows the random mean (the
     metric's expectation on random predictions) beside the empty prediction's
     value (anchor 0): for AUC-ROC both are 0.5, so the random detector reads 0.
+
+    A metric that takes real scores is anchored on its own chance (the mean over uninformative
+    scores), so reading the random detector there would hide exactly the inflation this row is
+    about.  It is read on the metric's own range instead: 0 = the inverted input ``1 - y_true``,
+    1 = ``y_pred = y_true``.  An honest rank metric symmetric under inversion has its chance at the
+    middle (AUC-ROC: 0.5); ``present`` when the random detector lies above
+    :data:`RANDOM_RANGE_LEVEL` = 0.5 + 0.3 / 2 = 0.65 on either case, i.e. more than
+    :data:`OVERESTIMATION_F1` of the way from the middle of the range to perfect (point-adjusted
+    AUC-ROC scores random input about 0.9).  A range narrower than
+    :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` is saturated: ``undetermined``.
     """
+    if obs.chance:
+        return _random_on_range(obs)
     return _overestimation(RANDOM_OVERESTIMATION, RANDOM, obs, "the random detector (mean over runs)")
