@@ -38,7 +38,7 @@ from .findings import (
     undetermined_finding,
 )
 from .chance import CHANCE_MARGIN, SATURATION_BAND
-from .readings import Observations, range_width, recall_share, scale_of
+from .readings import ANCHOR_TOLERANCE, Observations, range_width, recall_share
 from ...vocabulary import (
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
@@ -357,42 +357,42 @@ def _constant_against_chance(obs: Observations) -> Finding:
 
 
 def _random_on_range(obs: Observations) -> Finding:
-    """A score metric's random detector on its own range: 0 = the inverted perfect input, 1 = the perfect one.
+    """A score metric's random detector and uniform-random scores on its own range: 0 = ``1 - y_true``, 1 = ``y_true``.
 
-    Each case is read alone: one case above the level suffices for ``present``; ``absent`` needs every
-    case readable (a saturated case, where the metric tells nothing apart, leaves it ``undetermined``).
+    Each case is read alone: one reading above the level suffices for ``present``; ``absent`` needs every
+    case's range readable (a saturated range, where the metric tells nothing apart, leaves it ``undetermined``).
     """
     name, cases = RANDOM_OVERESTIMATION, RANDOM
-    r = read_scores(obs, cases, order_only=True)  # the evidence numbers; each case's own problem is read below
     levels: dict[str, float] = {}
     problems: list[str] = []
-    numbers = dict(r.numbers)
+    numbers: dict[str, float] = {}
     for c in cases:
-        scale = scale_of(obs, c)
         inv = float(obs.inverted[c].f1) if c in obs.inverted else math.nan
-        best, raw = float(obs.perfect[c].f1) if c in obs.perfect else math.nan, float(result_of(obs, c).f1)
-        numbers[f"inverted y_pred = 1 - y_true {c}"] = inv
-        if not scale.defined:
-            problems.append(scale.problem)
-            continue
+        best = float(obs.perfect[c].f1) if c in obs.perfect else math.nan
+        detector, chance = float(result_of(obs, c).f1), obs.chance.get(c, (math.nan, math.nan))[0]
+        numbers.update({f"score {c}": detector, f"uniform-random scores (mean) {c}": chance,
+                        f"inverted y_pred = 1 - y_true {c}": inv, f"y_pred = y_true {c}": best})
         width = range_width(obs, inv, best)
-        if math.isnan(inv) or math.isnan(raw) or abs(best - inv) <= SATURATION_BAND * width or \
-                (best > inv) != obs.higher_is_better:
-            problems.append(f"the metric's own range cannot be read on {c}: y_pred = y_true scores {best:.6g} and the "
-                            f"inverted input {inv:.6g} (saturated, nan or against the declared orientation)")
+        if math.isnan(inv) or math.isnan(best) or abs(best - inv) <= max(ANCHOR_TOLERANCE, SATURATION_BAND * width) \
+                or (best > inv) != obs.higher_is_better:
+            problems.append(f"saturated or undefined range on {c}: y_pred = y_true scores {best:.6g} and the inverted "
+                            f"input {inv:.6g} (within {SATURATION_BAND:g} of the metric's range, nan, or against the "
+                            "declared orientation); the metric tells nothing apart there")
             continue
-        levels[c] = (raw - inv) / (best - inv)
-        numbers[f"on the range {c}"] = levels[c]
-    shown = ", ".join(f"{c} {fmt(x)}" for c, x in levels.items())
-    tail = " [read on the range from y_pred = 1 - y_true (0) to y_pred = y_true (1)]"
+        for what, x in (("random detector", detector), ("uniform-random scores", chance)):
+            if not math.isnan(x):
+                levels[f"{what} {c}"] = (x - inv) / (best - inv)
+                numbers[f"{what} on the range {c}"] = levels[f"{what} {c}"]
+    shown = ", ".join(f"{k} {fmt(x)}" for k, x in levels.items())
+    tail = " [read on the metric's own range: 0 = y_pred = 1 - y_true, 1 = y_pred = y_true]"
     if levels and max(levels.values()) > RANDOM_RANGE_LEVEL:
-        why = (f"the random detector sits above {RANDOM_RANGE_LEVEL} of the metric's own range ({shown}): "
-               "closer to perfect than the middle of the range, an inversion-symmetric metric's chance, allows")
+        why = (f"a random detector sits above {RANDOM_RANGE_LEVEL} of the metric's own range ({shown}): closer to "
+               "perfect than the middle of the range, an inversion-symmetric metric's chance, allows")
         return Finding(name, "present", cases, numbers, why + tail)
     if problems:
         return Finding(name, UNDETERMINED, cases, numbers,
                        f"the random detector on the metric's own range cannot be read: {problems[0]}")
-    why = f"the random detector stays at or below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})"
+    why = f"random detectors stay at or below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})"
     return Finding(name, "absent", cases, numbers, why + tail)
 
 
@@ -436,12 +436,14 @@ def check_random_overestimation(obs: Observations) -> Finding:
     A metric that takes real scores is anchored on its own chance (the mean over uninformative
     scores), so reading the random detector there would hide exactly the inflation this row is
     about.  It is read on the metric's own range instead: 0 = the inverted input ``1 - y_true``,
-    1 = ``y_pred = y_true``.  An honest rank metric symmetric under inversion has its chance at the
-    middle (AUC-ROC: 0.5); ``present`` when the random detector lies above
-    :data:`RANDOM_RANGE_LEVEL` = 0.5 + 0.3 / 2 = 0.65 on either case, i.e. more than
+    1 = ``y_pred = y_true``, and with it the uniform-random scores of the chance anchor on the
+    same ground truths (a score metric's random detector).  An honest rank metric symmetric under
+    inversion has its chance at the middle (AUC-ROC: 0.5); ``present`` when either random input
+    lies above :data:`RANDOM_RANGE_LEVEL` = 0.5 + 0.3 / 2 = 0.65 on either case, i.e. more than
     :data:`OVERESTIMATION_F1` of the way from the middle of the range to perfect (point-adjusted
-    AUC-ROC scores random input about 0.9).  A range narrower than
-    :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` is saturated: ``undetermined``.
+    AUC-ROC scores uniform-random scores 0.74 on random_detector/c1 and 0.98 on c2).  A range
+    narrower than :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` is saturated: without
+    a ``present`` reading elsewhere, ``undetermined``.
     """
     if obs.chance:
         return _random_on_range(obs)
