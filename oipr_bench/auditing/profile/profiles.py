@@ -23,14 +23,11 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Iterable, Mapping
 
-import numpy as np
-
 from ..table5 import characteristics as ch
-from .case_runs import anchor_scores, bounds_violation, chance_anchors, pw_baseline, run_case
-from ..table5.chance import chance_of, chance_series
+from .anchor_calls import AnchorCalls, observations_for
+from .case_runs import bounds_violation, pw_baseline, run_case
 from ..regression.case_sets import cases_with, user_cases_of, user_reference
 from .comparison import compare_case
 from .assembly import assemble_profile
@@ -42,13 +39,12 @@ from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult,
 from ..calling.declarations import declarations_of
 from ..table5.readings import KIND_PR, KIND_SCORE
 from ..calling.runner import CallOutcome, Caller
-from .sanity import NONDETERMINISM, SanityContext, judged, run_check
+from .sanity import SanityContext, judged, nondeterminism, run_check
 from ...evaluators.score import Score
 from ..properties.run import run_property, undetermined_property
 from ..properties.results import PropertyResult
-from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, FAILED, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS
-from ...vocabulary import UNDETERMINED
-from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
+from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS
+from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -78,9 +74,8 @@ class AuditSession:
                              input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         #: "pr" or "score": set by the first successful call (:meth:`call`).
         self.kind: str | None = None
-        self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
-        self._chance: dict[str, tuple[float, float, str]] = {}
-        self._inverted: dict[str, CallOutcome] = {}
+        #: The anchor calls, once per ground truth (:mod:`~oipr_bench.auditing.profile.anchor_calls`).
+        self.anchor_calls = AnchorCalls(self.call)
         self._determinism: SanityResult | None = None
         self._cases: dict[str, Any] | None = None
         self._case_results: dict[str, CaseResult] = {}
@@ -152,44 +147,11 @@ class AuditSession:
                                returned_f1=out.returned_f1, result_kind=out.result_kind)
         return out
 
-    def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
-        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth.
-
-        Cached per ground truth: the cases of a scenario share theirs.
-        """
-        y = self.cases[case_id].y_true
-        key = _gt_key(y)
-        if key not in self._anchors:
-            self._anchors[key] = (self.call(y, np.zeros_like(y)), self.call(y, y))
-        return self._anchors[key]
-
-    def chance(self, case_id: str) -> tuple[float, float, str]:
-        """The evaluator's mean and standard error over seeded uniform-random scores on ``case_id``'s ground truth,
-        and why they cannot be read (``""``); cached per ground truth (:mod:`~oipr_bench.auditing.table5.chance`)."""
-        y = self.cases[case_id].y_true
-        key = _gt_key(y)
-        if key not in self._chance:
-            self._chance[key] = chance_of([self.call(y, s) for s in chance_series(y.size)])
-        return self._chance[key]
-
-    def inverted(self, case_id: str) -> CallOutcome:
-        """The evaluator on ``1 - y_true`` for ``case_id``'s ground truth (cached per ground truth)."""
-        y = self.cases[case_id].y_true
-        key = _gt_key(y)
-        if key not in self._inverted:
-            self._inverted[key] = self.call(y, 1 - y)
-        return self._inverted[key]
-
     def determinism_problem(self) -> str:
-        """Why no verdict may be read from this evaluator's values: the determinism check failed (``""`` if not).
-
-        Runs the ``deterministic`` sanity check first (cached, shared with :meth:`sanity_result`)."""
+        """Why no verdict may be read from this evaluator's values (``""``): the ``deterministic`` check, run first."""
         if self._determinism is None:
             self._determinism = run_check(DETERMINISTIC, self._sanity_context())
-        res = self._determinism
-        if res.status != FAILED or NONDETERMINISM not in res.message:  # a probe that failed to run shows nothing
-            return ""
-        return f"the evaluator is not deterministic ({res.message}); no verdict is read from its values"
+        return nondeterminism(self._determinism)
 
     def _sanity_context(self) -> SanityContext:
         o = self.options
@@ -225,24 +187,8 @@ class AuditSession:
         if unstable:
             return CharacteristicResult(name, None, expectation, UNDETERMINED, None, unstable)
         scores = {r.case_id: r.score for r in results}
-        decl, kind = self.declarations, self.kind or KIND_PR
-        obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
-        anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
-        empty, perfect, problems = anchor_scores({cid: self.anchors(cid) for cid in anchored},
-                                                 empty_is_anchor=decl.input_kind != "scores")
-        chance: dict[str, tuple[float, float]] = {}
-        inverted: dict[str, Score] = {}
-        if decl.input_kind == "scores":  # a score metric: anchor 0 is chance, the empty prediction evidence
-            chance = chance_anchors({cid: self.chance(cid) for cid in anchored}, problems)
-            if name == ch.RANDOM_OVERESTIMATION:
-                inverted = {cid: out.score for cid in anchored if (out := self.inverted(cid)).ok}  # type: ignore[misc]
-        obs = ch.Observations(
-            scores=scores,  # type: ignore[arg-type]
-            baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
-            true_events={c: len(self.cases[c].y_true_events) for c in needed},
-            kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,  # type: ignore[arg-type]
-            anchor_problems=problems, chance=chance, inverted=inverted,  # type: ignore[arg-type]
-        )
+        obs = observations_for(name, scores, self.kind or KIND_PR, self.declarations, self.anchor_calls,  # type: ignore[arg-type]
+                               self.cases, self.baseline)
         finding = ch.derive(name, obs)
         observed = None if finding.value == UNDETERMINED else finding.value
         return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
@@ -258,13 +204,10 @@ class AuditSession:
         if name not in self.sanity_checks:
             raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(self.sanity_checks)}")
         if name not in self._sanity:
-            if name == DETERMINISTIC and self._determinism is not None:
-                self._sanity[name] = judged(self._determinism, self.expectations.get(name))
-                return self._sanity[name]
-            raw = run_check(name, self._sanity_context())
             if name == DETERMINISTIC:
-                self._determinism = raw
-            self._sanity[name] = judged(raw, self.expectations.get(name))
+                self.determinism_problem()
+            raw = self._determinism if name == DETERMINISTIC else run_check(name, self._sanity_context())
+            self._sanity[name] = judged(raw, self.expectations.get(name))  # type: ignore[arg-type]
         return self._sanity[name]
 
     def property_result(self, name: str) -> PropertyResult:
@@ -272,13 +215,10 @@ class AuditSession:
         if name not in self._prop_results:
             from ...scenarios.family_files import family
 
-            unstable = self.determinism_problem()
-            if unstable:
-                self._prop_results[name] = undetermined_property(name, self.declarations, lambda: self.kind,
-                                                                 self.expectations.get(name), unstable)
-                return self._prop_results[name]
-            self._prop_results[name] = run_property(name, family(name), self.call, self.declarations,
-                                                    lambda: self.kind, self.expectations.get(name))
+            unstable, expectation = self.determinism_problem(), self.expectations.get(name)
+            self._prop_results[name] = (
+                undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
+                else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation))
         return self._prop_results[name]
 
     def reference_result(self, case_id: str) -> ReferenceResult:
@@ -350,11 +290,6 @@ class AuditSession:
                                 evaluator=self.resolved.name, params=self.resolved.params, cases=self.cases,
                                 sanity_checks=self.sanity_checks, families=self.families, options=self.options,
                                 declarations=self.declarations, kind=self.kind, user_cases=self.user_cases)
-
-
-def _gt_key(y: Any) -> str:
-    """A ground truth's identity for the per-ground-truth caches (content, dtype and shape)."""
-    return hashlib.sha256(np.ascontiguousarray(y).tobytes()).hexdigest() + str(y.dtype) + str(y.shape)
 
 
 def audit(

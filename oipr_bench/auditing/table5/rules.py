@@ -21,7 +21,6 @@ from .findings import (
     MITIGATION_FACTOR,
     OVERESTIMATION_F1,
     OVERLAP,
-    RANDOM_RANGE_LEVEL,
     RANDOM,
     SHIFT,
     SPARSE,
@@ -37,8 +36,8 @@ from .findings import (
     result_of,
     undetermined_finding,
 )
-from .chance import CHANCE_MARGIN, SATURATION_BAND
-from .readings import ANCHOR_TOLERANCE, Observations, range_width, recall_share
+from .readings import Observations, recall_share
+from .score_rules import constant_against_chance, random_on_range
 from ...vocabulary import (
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
@@ -337,65 +336,6 @@ def _overestimation(name: str, cases: tuple[str, ...], obs: Observations, what: 
     return Finding(name, value, cases, r.numbers, why + _on(r))
 
 
-def _constant_against_chance(obs: Observations) -> Finding:
-    """A score metric's all-ones input (a constant score) against its chance anchor, as chance_ordering reads it."""
-    name, cases = ALL_ONE_OVERESTIMATION, ALL_ONE
-    r = read_scores(obs, cases)
-    if r.problem:
-        return undetermined_finding(name, cases, r, "the constant score against chance")
-    c = cases[0]
-    value = r.values[0]
-    span = float(obs.perfect[c].f1) - obs.chance[c][0]
-    margin = max(CHANCE_MARGIN, 3 * obs.chance[c][1] / abs(span))
-    numbers = {**r.numbers, "allowed margin over chance": margin}
-    if value > margin:
-        out, why = "present", (f"the constant all-ones score reads {fmt(value)} above chance "
-                               f"(more than the margin {fmt(margin)}): a constant is rated above uninformative scores")
-    else:
-        out, why = "absent", f"the constant all-ones score reads {fmt(value)}, not above chance by the margin {fmt(margin)}"
-    return Finding(name, out, cases, numbers, why + _on(r))
-
-
-def _random_on_range(obs: Observations) -> Finding:
-    """A score metric's random detector and uniform-random scores on its own range: 0 = ``1 - y_true``, 1 = ``y_true``.
-
-    Each case is read alone: one reading above the level suffices for ``present``; ``absent`` needs every
-    case's range readable (a saturated range, where the metric tells nothing apart, leaves it ``undetermined``).
-    """
-    name, cases = RANDOM_OVERESTIMATION, RANDOM
-    levels: dict[str, float] = {}
-    problems: list[str] = []
-    numbers: dict[str, float] = {}
-    for c in cases:
-        inv = float(obs.inverted[c].f1) if c in obs.inverted else math.nan
-        best = float(obs.perfect[c].f1) if c in obs.perfect else math.nan
-        detector, chance = float(result_of(obs, c).f1), obs.chance.get(c, (math.nan, math.nan))[0]
-        numbers.update({f"score {c}": detector, f"uniform-random scores (mean) {c}": chance,
-                        f"inverted y_pred = 1 - y_true {c}": inv, f"y_pred = y_true {c}": best})
-        width = range_width(obs, inv, best)
-        if math.isnan(inv) or math.isnan(best) or abs(best - inv) <= max(ANCHOR_TOLERANCE, SATURATION_BAND * width) \
-                or (best > inv) != obs.higher_is_better:
-            problems.append(f"saturated or undefined range on {c}: y_pred = y_true scores {best:.6g} and the inverted "
-                            f"input {inv:.6g} (within {SATURATION_BAND:g} of the metric's range, nan, or against the "
-                            "declared orientation); the metric tells nothing apart there")
-            continue
-        for what, x in (("random detector", detector), ("uniform-random scores", chance)):
-            if not math.isnan(x):
-                levels[f"{what} {c}"] = (x - inv) / (best - inv)
-                numbers[f"{what} on the range {c}"] = levels[f"{what} {c}"]
-    shown = ", ".join(f"{k} {fmt(x)}" for k, x in levels.items())
-    tail = " [read on the metric's own range: 0 = y_pred = 1 - y_true, 1 = y_pred = y_true]"
-    if levels and max(levels.values()) > RANDOM_RANGE_LEVEL:
-        why = (f"a random detector sits above {RANDOM_RANGE_LEVEL} of the metric's own range ({shown}): closer to "
-               "perfect than the middle of the range, an inversion-symmetric metric's chance, allows")
-        return Finding(name, "present", cases, numbers, why + tail)
-    if problems:
-        return Finding(name, UNDETERMINED, cases, numbers,
-                       f"the random detector on the metric's own range cannot be read: {problems[0]}")
-    why = f"random detectors stay at or below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})"
-    return Finding(name, "absent", cases, numbers, why + tail)
-
-
 def check_all_one_overestimation(obs: Observations) -> Finding:
     """Overestimation of the all-1 detector (Appendix A, constant detectors; Table A1 markers).
 
@@ -415,7 +355,7 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
     or three standard errors of the chance mean if more.
     """
     if obs.chance:
-        return _constant_against_chance(obs)
+        return constant_against_chance(obs)
     return _overestimation(ALL_ONE_OVERESTIMATION, ALL_ONE, obs, "the all-1 detector")
 
 
@@ -446,5 +386,5 @@ def check_random_overestimation(obs: Observations) -> Finding:
     a ``present`` reading elsewhere, ``undetermined``.
     """
     if obs.chance:
-        return _random_on_range(obs)
+        return random_on_range(obs)
     return _overestimation(RANDOM_OVERESTIMATION, RANDOM, obs, "the random detector (mean over runs)")
