@@ -184,6 +184,9 @@ class Reading:
         The evidence numbers (:func:`evidence_numbers`).
     shown : list of str
         The values as the explanation prints them (raw values as returned when not anchored).
+    noise : float
+        Three standard errors of the chance anchor on the scale (a score metric's; 0 otherwise): the
+        smallest effect that is not the anchor's own sampling noise.
     """
 
     values: list[float]
@@ -192,6 +195,7 @@ class Reading:
     problem: str
     numbers: dict[str, float]
     shown: list[str]
+    noise: float = 0.0
 
 
 def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool = False) -> Reading:
@@ -222,16 +226,21 @@ def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool =
         if nan:
             problem = f"{label_of(obs)} is nan on {', '.join(nan)}"
     plain = values if anchored or not obs.scalar else [raw_of(obs, c) for c in case_ids]
-    return Reading(values, anchored, scale, problem, evidence_numbers(obs, case_ids, plain), [fmt(v) for v in plain])
+    noise = max((3 * obs.chance[c][1] / abs(s.one - s.zero) for s, c in zip(scales, case_ids)
+                 if anchored and c in obs.chance), default=0.0)
+    return Reading(values, anchored, scale, problem, evidence_numbers(obs, case_ids, plain), [fmt(v) for v in plain],
+                   noise)
 
 
 def enough(reading: Reading, effect: float) -> bool:
     """True when ``effect`` (a difference of ``reading.values``) reaches :data:`MIN_EFFECT`.
 
-    On raw values (no scale) the minimum is taken relative to the largest magnitude read.
+    On a score metric's chance-anchored scale the minimum is at least three standard errors of the
+    chance anchor there (``reading.noise``).  On raw values (no scale) the minimum is taken relative
+    to the largest magnitude read.
     """
     if reading.anchored:
-        return effect >= MIN_EFFECT - SCORE_TOLERANCE
+        return effect >= max(MIN_EFFECT, reading.noise) - SCORE_TOLERANCE
     top = max(abs(v) for v in reading.values)
     return effect > SCORE_TOLERANCE and effect >= MIN_EFFECT * top
 

@@ -373,12 +373,14 @@ def check_random_overestimation(obs: Observations) -> Finding:
     metric's expectation on random predictions) beside the empty prediction's
     value (anchor 0): for AUC-ROC both are 0.5, so the random detector reads 0.
 
-    A metric that takes real scores is anchored on its own chance (the mean over uninformative
-    scores), so reading the random detector there would hide exactly the inflation this row is
-    about.  It is read on the metric's own range instead: 0 = the inverted input ``1 - y_true``,
+    A metric that takes real scores reads the random detector on its chance-anchored scale with the
+    same level 0.3 (a thresholding F1 on scores, like PA's F1, keeps the paper's marker).  But its
+    chance is its mean over uninformative scores, so that reading alone would hide an inflation of
+    chance itself (point-adjusted AUC-ROC).  It is also read on the metric's own range: 0 = the inverted input ``1 - y_true``,
     1 = ``y_pred = y_true``, and with it the uniform-random scores of the chance anchor on the
     same ground truths (a score metric's random detector).  An honest rank metric symmetric under
-    inversion has its chance at the middle (AUC-ROC: 0.5); ``present`` when either random input
+    inversion has its chance at the middle (AUC-ROC: 0.5); ``present`` when the first reading
+    exceeds 0.3 (and three standard errors of the chance anchor), or when either random input
     lies above :data:`RANDOM_RANGE_LEVEL` = 0.5 + 0.3 / 2 = 0.65 on either case, i.e. more than
     :data:`OVERESTIMATION_F1` of the way from the middle of the range to perfect (point-adjusted
     AUC-ROC scores uniform-random scores 0.74 on random_detector/c1 and 0.98 on c2).  A range

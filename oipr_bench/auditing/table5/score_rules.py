@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .chance import CHANCE_MARGIN, SATURATION_BAND
-from .findings import ALL_ONE, RANDOM, RANDOM_RANGE_LEVEL, Finding, fmt, read_scores, result_of, undetermined_finding
+from .findings import ALL_ONE, OVERESTIMATION_F1, RANDOM, RANDOM_RANGE_LEVEL, Finding, fmt, read_scores, result_of, undetermined_finding
 from .readings import ANCHOR_TOLERANCE, Observations, range_width
 from ...vocabulary import ALL_ONE_OVERESTIMATION, RANDOM_OVERESTIMATION, UNDETERMINED
 
@@ -64,8 +64,17 @@ def random_on_range(obs: Observations) -> Finding:
             if not math.isnan(x):
                 levels[f"{what} {c}"] = (x - inv) / (best - inv)
                 numbers[f"{what} on the range {c}"] = levels[f"{what} {c}"]
+    on_chance = read_scores(obs, cases)  # the paper's rule with chance as its 0: the detector above 0.3
+    above = [(c, x) for c, x in zip(cases, on_chance.values) if x > max(OVERESTIMATION_F1, on_chance.noise)]
+    if on_chance.problem:
+        problems.append(on_chance.problem)
     shown = ", ".join(f"{k} {fmt(x)}" for k, x in levels.items())
     tail = " [read on the metric's own range: 0 = y_pred = 1 - y_true, 1 = y_pred = y_true]"
+    if not on_chance.problem and above:
+        numbers.update(on_chance.numbers)
+        why = (f"the random detector (mean over runs) scores above {OVERESTIMATION_F1} on the chance-anchored scale "
+               f"({', '.join(f'{c} {fmt(x)}' for c, x in above)}) [read on the {on_chance.scale}]")
+        return Finding(name, "present", cases, numbers, why)
     if levels and max(levels.values()) > RANDOM_RANGE_LEVEL:
         why = (f"a random detector sits above {RANDOM_RANGE_LEVEL} of the metric's own range ({shown}): closer to "
                "perfect than the middle of the range, an inversion-symmetric metric's chance, allows")
@@ -73,5 +82,7 @@ def random_on_range(obs: Observations) -> Finding:
     if problems:
         return Finding(name, UNDETERMINED, cases, numbers,
                        f"the random detector on the metric's own range cannot be read: {problems[0]}")
-    why = f"random detectors stay at or below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})"
+    why = (f"the random detector stays at or below {OVERESTIMATION_F1} above chance "
+           f"({', '.join(f'{c} {fmt(x)}' for c, x in zip(cases, on_chance.values))}), and random detectors at or "
+           f"below {RANDOM_RANGE_LEVEL} of the metric's own range ({shown})")
     return Finding(name, "absent", cases, numbers, why + tail)
