@@ -54,11 +54,11 @@ How a property is read:
   `oipr_bench.auditing.table5.readings`: 1 = `y_pred = y_true` on that ground truth, 0 = the uninformative
   input there, which is **chance** for a metric that takes scores (its mean over 10 seeded uniform-random
   score series; a constant score is answered by each package's convention, so it is evidence only) and
-  the empty prediction for one that takes 0/1 predictions (docs/scalar-metrics.md). A tolerance thus
+  the empty prediction for one that takes 0/1 predictions ([scalar-metrics.md](scalar-metrics.md)). A tolerance thus
   means the same for F1, AUC-ROC or an unbounded score. A case whose perfect and uninformative anchors
-  lie within 0.02 of the metric's range is **saturated**: the property is undetermined, with that reason. Properties that compare
-  different ground truths (normal padding, time reversal, concatenation, label-swap duality) compare
-  the values themselves, since the anchors move with the ground truth. Two values closer than 1e-6
+  lie within 0.02 of the metric's range is **saturated**: the property is undetermined, with that reason.
+  Properties that compare different ground truths (normal padding, time reversal, concatenation,
+  label-swap duality) compare the values themselves, since the anchors move with the ground truth. Two values closer than 1e-6
   are equal.
 - **Undetermined, never a guess.** A failed call, a value computed from NaN, a saturated case, or an
   evaluator that is not deterministic (the `deterministic` sanity check runs first) makes the property
