@@ -487,3 +487,16 @@ def test_a_random_evaluator_gets_no_characteristic():
         if res.observed is None:
             assert "not deterministic" in res.message
     assert not prof.ok
+
+
+def test_a_report_with_random_inflated_follows_its_schema_and_reads_back():
+    # The new chance_ordering value must be allowed by schema/report.schema.json, declared or observed.
+    from oipr_bench.auditing.profile.results import REPORT_SCHEMA_FILE, Profile
+    from oipr_bench.jsondata import schema_problem
+
+    prof = oipr_bench.audit(pa_auc, input="scores", suite="properties", sanity=False,
+                            expect="chance_ordering=random_inflated")
+    assert prof.property_results[v.CHANCE_ORDERING].status == v.PASSED
+    report = prof.to_dict()
+    assert schema_problem(report, REPORT_SCHEMA_FILE) is None
+    assert Profile.from_dict(report).property_results[v.CHANCE_ORDERING].observed == v.RANDOM_INFLATED

@@ -20,10 +20,14 @@ appended quiet padding).
 Scale
 -----
 Scores are read as the Table 5 rules read them, on the metric's own anchored
-scale (:func:`oipr_bench.auditing.table5.readings.scale_of`): 0 is what the metric
-gives the empty prediction (all-zero scores) on that case's ground truth, 1
-what it gives ``y_pred = y_true``.  A scale that is undefined there (NaN or
-equal anchors) makes the property undetermined, never a value.  A property
+scale (:func:`oipr_bench.auditing.table5.readings.scale_of`): 1 is what the metric
+gives ``y_pred = y_true`` on that case's ground truth, 0 what it gives an
+uninformative input there: chance (its mean over seeded uniform-random scores)
+for a metric taking scores, the empty prediction for one taking 0/1
+predictions.  A scale that is undefined or saturated there (NaN, equal anchors,
+anchors within 0.02 of the range) makes the property undetermined, never a
+value; so does an evaluator that is not deterministic (the audit session checks
+that first, :func:`undetermined_property`).  A property
 without a declared expectation is reported, never failed.
 """
 

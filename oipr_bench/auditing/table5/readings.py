@@ -5,10 +5,15 @@ An evaluator returns precision and recall (kind ``"pr"``) or one number
 :mod:`oipr_bench.auditing.table5.characteristics` compare one *quantity* per case:
 
 - ``score``: the value read on the metric's own **anchored scale** (:func:`scale_of`)
-  ``(v - v_none) / (v_perfect - v_none)``, where ``v_none`` is what the same
-  metric gives the empty prediction on that case's ground truth (its no-skill
-  floor: 0 for F1, 0.5 for AUC-ROC, the prevalence for average precision) and
-  ``v_perfect`` what it gives ``y_pred = y_true``.  0 is "no better than
+  ``(v - v_none) / (v_perfect - v_none)``, where ``v_perfect`` is what the
+  metric gives ``y_pred = y_true`` on that case's ground truth and ``v_none``
+  what it gives an uninformative input there: the empty prediction for a metric
+  taking 0/1 predictions (0 for F1), and for one taking scores its chance, the
+  mean over seeded uniform-random scores (0.5 for AUC-ROC, about the prevalence
+  for average precision; :mod:`~oipr_bench.auditing.table5.chance`), since a
+  constant score is answered by each package's convention.  Anchors within
+  ``SATURATION_BAND`` of the metric's range make the case *saturated*: no rule
+  reads it.  0 is "no better than
   detecting nothing", 1 is "perfect", whatever the metric's range or
   orientation.  F1 is unchanged by construction (its empty prediction scores 0,
   or 0/0 read as 0 as the paper reads AM's ``nan``; its perfect one 1), so the
