@@ -500,3 +500,29 @@ def test_a_report_with_random_inflated_follows_its_schema_and_reads_back():
     report = prof.to_dict()
     assert schema_problem(report, REPORT_SCHEMA_FILE) is None
     assert Profile.from_dict(report).property_results[v.CHANCE_ORDERING].observed == v.RANDOM_INFLATED
+
+
+def auc_raises_on_constant(t, s):
+    """As auc, but a constant score is refused with an error (another package's convention)."""
+    if np.ptp(np.asarray(s, float)) == 0:
+        raise ValueError("constant scores have no ranking")
+    return auc(t, s)
+
+
+def auc_nan_on_constant(t, s):
+    """As auc, but a constant score gives nan."""
+    return float("nan") if np.ptp(np.asarray(s, float)) == 0 else auc(t, s)
+
+
+@pytest.mark.parametrize("fn", [auc_raises_on_constant, auc_nan_on_constant])
+def test_an_error_or_nan_on_constant_scores_is_evidence_only(fn):
+    # The empty prediction of a score metric is no anchor, so its failure takes no scale away: every verdict
+    # off the constant cases equals auc's; all_one_overestimation reads the constant case and cannot be read.
+    session, ref = _session(fn, **SCORES), _session(auc, **SCORES)
+    for name in v.CHARACTERISTICS:
+        if name != v.ALL_ONE_OVERESTIMATION:
+            assert session.characteristic_result(name).observed == ref.characteristic_result(name).observed, name
+    assert session.characteristic_result(v.ALL_ONE_OVERESTIMATION).observed is None
+    for name in v.METRIC_PROPERTIES:
+        assert session.property_result(name).observed == ref.property_result(name).observed, name
+    assert "the constant score has no value" in session.property_result(v.CHANCE_ORDERING).message

@@ -273,7 +273,8 @@ def check_chance_ordering(r: Readings) -> PropertyFinding:
        degenerate input (0.0, 0.5): evidence, not a disorder.  The explanation prints ``~``
        between random and constant only when they lie within the margin.
     """
-    perfect, constant, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "constant", "inverted"))
+    perfect, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "inverted"))
+    constant = r.score[r.ids("constant")[0]]  # NaN when the metric gave a constant score no value: evidence only
     ids = r.ids("random")
     draws = [r.s(c) for c in ids]
     rand = float(np.mean(draws))
@@ -297,14 +298,15 @@ def check_chance_ordering(r: Readings) -> PropertyFinding:
             f"random scores are rated far above chance: their mean {fmt(raw_rand)} lies {fmt(level)} of the half-range "
             f"above the middle of inverted {fmt(raw_i)} .. perfect {fmt(raw_p)} (limit {INFLATION_LEVEL}, "
             f"standard error {fmt(raw_se)})")
-    elif constant - rand > margin:
+    elif not math.isnan(constant) and constant - rand > margin:
         value, why = v.CONSTANT_OVERRATED, f"a constant score beats random scores ({fmt(constant)} vs {fmt(rand)})"
     elif broken:
         value, why = v.DISORDERED, "; ".join(broken)
     else:
-        rel = "~" if abs(constant - rand) <= margin else ">"
-        value, why = v.ORDERED, (f"perfect {fmt(perfect)} > random {fmt(rand)} > inverted {fmt(inverted)}; "
-                                 f"random {fmt(rand)} {rel} constant {fmt(constant)} (margin {fmt(margin)})")
+        tail = ("the constant score has no value (nan or an error): evidence only" if math.isnan(constant) else
+                f"random {fmt(rand)} {'~' if abs(constant - rand) <= margin else '>'} constant {fmt(constant)} "
+                f"(margin {fmt(margin)})")
+        value, why = v.ORDERED, f"perfect {fmt(perfect)} > random {fmt(rand)} > inverted {fmt(inverted)}; {tail}"
     return _finding(v.CHANCE_ORDERING, value, numbers, why, r.curve(r.cases))
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
@@ -45,6 +46,7 @@ from .rules import RULES, Readings, Undetermined
 from ..table5.chance import chance_of, chance_series
 from ..table5.readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from ... import vocabulary as v
+from ...evaluators.score import Score
 
 __all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property", "undetermined_property"]
 
@@ -165,6 +167,10 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     raw: dict[str, Any] = {}
     for case in family.cases:
         out = call(case.y_true, case.prediction(decl.input_kind))
+        if not out.ok and name == v.CHANCE_ORDERING and case.parameter == "constant":
+            # a constant score is a degenerate input a package may answer with an error: evidence, not a need
+            raw[case.id] = SimpleNamespace(score=Score(math.nan, math.nan, math.nan))
+            continue
         if not out.ok:
             return result(None, message=f"needs case {case.id}, which failed ({out.kind}: {out.message})")
         raw[case.id] = out
