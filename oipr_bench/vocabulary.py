@@ -169,6 +169,8 @@ CONSISTENT, WEAK, INSENSITIVE, INCONSISTENT = "consistent", "weak", "insensitive
 ROBUST = "robust"
 TIE_NEUTRAL, OPTIMISTIC, PESSIMISTIC = "tie_neutral", "optimistic", "pessimistic"
 ORDERED, CONSTANT_OVERRATED, DISORDERED = "ordered", "constant_overrated", "disordered"
+#: Chance ordering: random scores rated far above the middle of the metric's own range (issue 27).
+RANDOM_INFLATED = "random_inflated"
 
 #: Values each property can take (every one can also be not applicable: a score property for a
 #: metric that takes 0/1 predictions, a precision/recall property for a one-number metric).
@@ -185,7 +187,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     NOISE_ROBUSTNESS: (ROBUST, SENSITIVE),
     TRANSFORM_INVARIANCE: (INVARIANT, NOT_INVARIANT),
     TIES: (TIE_NEUTRAL, OPTIMISTIC, PESSIMISTIC),
-    CHANCE_ORDERING: (ORDERED, CONSTANT_OVERRATED, DISORDERED),
+    CHANCE_ORDERING: (ORDERED, CONSTANT_OVERRATED, RANDOM_INFLATED, DISORDERED),
 }
 PROPERTY_VALUES = {name: values + (NOT_APPLICABLE,) for name, values in PROPERTY_VALUES.items()}
 

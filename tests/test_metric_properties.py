@@ -133,7 +133,8 @@ def _readings(scores: dict[str, float], params: dict[str, object], fam: str = "c
     ids = tuple(f"{fam}/{c}" for c in scores)
     nan = {i: math.nan for i in ids}
     return Readings("x", ids, {f"{fam}/{c}": p for c, p in params.items()},
-                    {f"{fam}/{c}": s for c, s in scores.items()}, nan, nan, True)
+                    {f"{fam}/{c}": s for c, s in scores.items()}, nan, nan, True,
+                    raw={f"{fam}/{c}": s for c, s in scores.items()})
 
 
 def test_chance_ordering_reads_the_metric_scale():
@@ -144,9 +145,18 @@ def test_chance_ordering_reads_the_metric_scale():
     # An all-ones F1: the constant score beats random scores by more than CHANCE_TOLERANCE.
     f1 = check_chance_ordering(_readings({"oracle": 1, "random1": 0.18, "random2": 0.18, "constant": 0.25, "inverted": 0}, roles))
     assert f1.value == v.CONSTANT_OVERRATED
-    # A floor: constant and inverted both 0 cannot be told apart.
+    # A constant scored at the floor (TimeEval answers any constant score 0.0) is that package's
+    # convention for a degenerate input, evidence only since issue 27: still ordered, and the
+    # explanation says random > constant (no "~": they are 0.2 apart, beyond the margin 0.02).
     floor = check_chance_ordering(_readings({"oracle": 1, "random1": 0.2, "random2": 0.2, "constant": 0, "inverted": 0}, roles))
-    assert floor.value == v.DISORDERED and "not constant > inverted" in floor.explanation
+    assert floor.value == v.ORDERED and "random 0.2000 > constant 0.0000" in floor.explanation
+    assert "random 0.5000 ~ constant 0.5000" in auc.explanation
+    # Random above perfect and inverted's middle by 0.8 of the half-range (point-adjusted AUC-ROC): inflated.
+    pa = check_chance_ordering(_readings({"oracle": 1, "random1": 0.89, "random2": 0.91, "constant": 0.5, "inverted": 0}, roles))
+    assert pa.value == v.RANDOM_INFLATED and pa.numbers["random on the half-range above its middle (raw)"] == pytest.approx(0.8)
+    # Perfect not above random: disordered.
+    flat = check_chance_ordering(_readings({"oracle": 0.3, "random1": 0.3, "random2": 0.3, "constant": 0.3, "inverted": 0}, roles))
+    assert flat.value == v.DISORDERED and "not perfect > random" in flat.explanation
     with pytest.raises(Undetermined, match="cannot be read"):
         check_chance_ordering(_readings({"oracle": math.nan, "random1": 0.2, "random2": 0.2, "constant": 0, "inverted": 0}, roles))
 

@@ -111,12 +111,15 @@ AP_ROW.pop(v.TIES)           # AP's step interpolation of ties is not the mean o
 # alarms), x^3 moves points across 0.5 -> not_invariant.  ties: plateaus 0.125 ... 0.875 and a jitter of
 # at most 1e-4 never cross 0.5 -> every jittered copy scores as the plateaus -> tie_neutral.
 # chance_ordering: constant 0.5 is not > 0.5 (no alarm, F1 0) and inverted puts every anomaly <= 0.5
-# (F1 0): constant = inverted -> disordered.  ranking: q = 0 separates at 0.5 exactly (F1 1).
+# (F1 0): constant = inverted.  Since issue 27 a constant at or below random is the metric's answer to a
+# degenerate input, evidence only; perfect 1 > random (half the points alarm: F1 ~ 2 x 0.5q/(0.5 + q))
+# > inverted 0, and random lies below the middle 0.5 of inverted..perfect -> ordered.
+# ranking: q = 0 separates at 0.5 exactly (F1 1).
 F1_HALF_ROW = {
     v.LAG_TOLERANCE: v.SYMMETRIC_DECAY, v.FP_DISTANCE: v.DISTANCE_BLIND, v.SPILL_OVER: v.PENALISED,
     v.REDUNDANCY: v.NEUTRAL, v.NORMAL_PADDING: v.INVARIANT, v.TIME_REVERSAL: v.NEUTRAL,
     v.LABEL_SWAP_DUALITY: NA, v.CONCATENATION: v.MICRO, v.TRANSFORM_INVARIANCE: v.NOT_INVARIANT,
-    v.TIES: v.TIE_NEUTRAL, v.CHANCE_ORDERING: v.DISORDERED,
+    v.TIES: v.TIE_NEUTRAL, v.CHANCE_ORDERING: v.ORDERED,
 }
 
 # Point-wise F1 = 2TP / (2TP + FP + FN) on 0/1 predictions.  It counts points: every distance of an FP

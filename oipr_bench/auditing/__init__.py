@@ -11,8 +11,8 @@ Its rooms, lowest first; a room may import the rooms below it, never one above
    (``declarations``), option flags given once (``flags``).
 2. :mod:`.table5` -- the paper's Table 5: results on the metric's own scale (``readings``), the
    rules, their findings, the characteristics, discrimination checks.
-3. this level -- the audit's options (``options``, ``option_names``) and declared expectations
-   (``expectations``).
+3. this level -- the audit's options (``options``, ``option_names``), declared expectations
+   (``expectations``, ``declared``) and the record of what a run planned and ran (``run_record``).
 4. :mod:`.properties` -- metric properties beyond Table 5 (``run``, ``rules``, ``results``, ``search``).
 5. :mod:`.regression` -- differential runs (``differential``, ``shrink``), signatures, a user's own
    case sets (``case_sets``).

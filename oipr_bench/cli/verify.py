@@ -110,7 +110,7 @@ def check_report_code(spec: str, report_path: str) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     from ..auditing.profile.results import Profile
-    from ..auditing.profile.run_record import present_items
+    from ..auditing.run_record import present_items
     from ..auditing.profile.verify import DEFAULT_VERIFY_TOLERANCE, NOT_COMPARED, summary, verify
     from ..errors import FixtureError, UsageError
     from ..guards import UnreadableFile, loads_json, read_regular_bytes

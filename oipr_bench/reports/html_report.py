@@ -34,7 +34,7 @@ from ..plots.gallery import scenario_title
 from ..auditing.profile.render import describe_kind
 from ..auditing.table5.readings import KIND_SCORE
 from ..auditing.profile.results import Profile
-from ..auditing.profile.run_record import present_items
+from ..auditing.run_record import present_items
 from ..vocabulary import (
     CHARACTERISTICS,
     DEVIATION,

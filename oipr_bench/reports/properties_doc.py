@@ -56,13 +56,21 @@ How a property is read:
   With `--reference=NAME` the expected value is NAME's own (computed with its parameters), unless
   declared otherwise; a property NAME cannot read (`not_applicable`) stays unjudged.
 - **On the metric's own scale.** Scores are read on the anchored scale of
-  `oipr_bench.auditing.table5.readings` (0 = the empty prediction on that ground truth, 1 = `y_pred = y_true`),
-  so a tolerance means the same for F1, AUC-ROC or an unbounded score. Properties that compare
-  different ground truths (normal padding, time reversal, concatenation, label-swap duality) compare
-  the values themselves, since the anchors move with the ground truth. Two values closer than
-  {score_tolerance} are equal.
-- **Undetermined, never a guess.** A failed call or a value computed from NaN makes the property
+  `oipr_bench.auditing.table5.readings`: 1 = `y_pred = y_true` on that ground truth, 0 = the uninformative
+  input there, which is **chance** for a metric that takes scores (its mean over 10 seeded uniform-random
+  score series; a constant score is answered by each package's convention, so it is evidence only) and
+  the empty prediction for one that takes 0/1 predictions ([scalar-metrics.md](scalar-metrics.md)). A tolerance thus
+  means the same for F1, AUC-ROC or an unbounded score. A case whose perfect and uninformative anchors
+  lie within 0.02 of the metric's range is **saturated**: the property is undetermined, with that reason.
+  Properties that compare different ground truths (normal padding, time reversal, concatenation,
+  label-swap duality) compare the values themselves, since the anchors move with the ground truth. Two values closer than 1e-6
+  are equal.
+- **Undetermined, never a guess.** A failed call, a value computed from NaN, a saturated case, or an
+  evaluator that is not deterministic (the `deterministic` sanity check runs first) makes the property
   undetermined, with the reason.
+- **Thresholds.** Besides the tolerance 1e-6, the rules' cut-offs are numbers stated in each rule below:
+  ranking consistency rho 0.9, noise robustness 0.1, chance ordering 0.3 of the half-range and a margin
+  of 0.02 (or three standard errors).
 - **Not applicable.** Score properties need real scores (a metric taking 0/1 predictions gets
   `not_applicable`); label-swap duality needs a 0/1 prediction and precision and recall.
 - **Binary families for score metrics.** A family about detection geometry hands a score metric the

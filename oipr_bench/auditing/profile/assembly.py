@@ -13,7 +13,7 @@ from ...vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
 from ..regression.case_sets import fixtures_of
 from .comparison import reference_info
 from .results import Profile
-from .run_record import RunRecord, planned_items
+from ..run_record import RunRecord, planned_items
 
 __all__ = ["assemble_profile"]
 
@@ -38,7 +38,7 @@ def assemble_profile(case_results: Mapping[str, Any], characteristic_results: Ma
     :class:`~oipr_bench.auditing.options.AuditOptions`), ``declarations``, ``kind`` (the session's
     result kind, used when no case ran) and ``user_cases`` are the session's; ``state`` the digest of
     the evaluator object's state.  ``deselected``, ``selection`` and ``interrupted`` say how much of
-    the suite ran (:class:`~.run_record.RunRecord`; the plugin's ``-k``, ``-m``, Ctrl-C).
+    the suite ran (:class:`~oipr_bench.auditing.run_record.RunRecord`; the plugin's ``-k``, ``-m``, Ctrl-C).
     """
     from ..._version import __version__
     from ...scenarios import DATASET_VERSION

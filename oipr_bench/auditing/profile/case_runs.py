@@ -23,7 +23,7 @@ from ..calling.coerce import OUT_OF_BOUNDS
 from ...vocabulary import BAD_RESULT, OK
 from ...jsondata import number, unnumber
 
-__all__ = ["CaseResult", "run_case", "pw_baseline", "mean_score", "score_list", "score_from"]
+__all__ = ["CaseResult", "run_case", "pw_baseline", "mean_score", "score_list", "score_from", "anchor_scores", "chance_anchors"]
 
 
 def score_list(s: Score | None) -> list[float | None] | None:
@@ -169,19 +169,38 @@ def bounds_violation(results: list[CaseResult]) -> str:
     return ""
 
 
-def anchor_scores(anchors: dict[str, tuple[CallOutcome, CallOutcome]]) -> tuple[dict[str, Score], dict[str, Score], dict[str, str]]:
+def anchor_scores(anchors: dict[str, tuple[CallOutcome, CallOutcome]], empty_is_anchor: bool = True,
+                  ) -> tuple[dict[str, Score], dict[str, Score], dict[str, str]]:
     """Split ``{case_id: (empty outcome, perfect outcome)}`` into the two anchors' scores and the failures.
 
     Returns ``(empty, perfect, problems)``: a case whose empty or perfect call failed is in
-    ``problems`` with a line saying which and why (its scale is then undefined).
+    ``problems`` with a line saying which and why (its scale is then undefined).  With
+    ``empty_is_anchor=False`` (a score metric, anchored on chance) a failed empty prediction is
+    only missing evidence.
     """
     empty: dict[str, Score] = {}
     perfect: dict[str, Score] = {}
     problems: dict[str, str] = {}
     for cid, (none, best) in anchors.items():
+        if not empty_is_anchor and best.ok:
+            perfect[cid] = best.score  # type: ignore[assignment]
+            if none.ok:
+                empty[cid] = none.score  # type: ignore[assignment]
+            continue
         bad = [(what, o) for what, o in (("the empty prediction", none), ("y_pred = y_true", best)) if not o.ok]
         if bad:
             problems[cid] = "; ".join(f"{what} on the ground truth of {cid} failed ({o.kind}: {o.message})" for what, o in bad)
         else:
             empty[cid], perfect[cid] = none.score, best.score  # type: ignore[assignment]
     return empty, perfect, problems
+
+
+def chance_anchors(chance: dict[str, tuple[float, float, str]], problems: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """``{case_id: (mean, standard error)}`` of the chance anchors that could be read; the others go to ``problems``."""
+    out: dict[str, tuple[float, float]] = {}
+    for cid, (mean, se, problem) in chance.items():
+        if problem:
+            problems.setdefault(cid, f"the chance anchor of {cid} cannot be read: {problem}")
+        else:
+            out[cid] = (mean, se)
+    return out

@@ -21,13 +21,11 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Iterable, Mapping
 
-import numpy as np
-
 from ..table5 import characteristics as ch
-from .case_runs import anchor_scores, bounds_violation, pw_baseline, run_case
+from .anchor_calls import AnchorCalls, observations_for
+from .case_runs import bounds_violation, pw_baseline, run_case
 from ..regression.case_sets import cases_with, user_cases_of, user_reference
 from .comparison import compare_case
 from .expected_row import reference_expectations
@@ -41,12 +39,12 @@ from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult,
 from ..calling.declarations import declarations_of
 from ..table5.readings import KIND_PR, KIND_SCORE
 from ..calling.runner import CallOutcome, Caller
-from .sanity import SanityContext, judged, run_check
+from .sanity import SanityContext, judged, nondeterminism, run_check
 from ...evaluators.score import Score
-from ..properties.run import run_property
+from ..properties.run import run_property, undetermined_property
 from ..properties.results import PropertyResult
-from ...vocabulary import BAD_RESULT, CHARACTERISTICS, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS, UNDETERMINED
-from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
+from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS
+from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -79,7 +77,9 @@ class AuditSession:
                              input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         #: "pr" or "score": set by the first successful call (:meth:`call`).
         self.kind: str | None = None
-        self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
+        #: The anchor calls, once per ground truth (:mod:`~oipr_bench.auditing.profile.anchor_calls`).
+        self.anchor_calls = AnchorCalls(self.call)
+        self._determinism: SanityResult | None = None
         self._cases: dict[str, Any] | None = None
         self._case_results: dict[str, CaseResult] = {}
         self._baseline: dict[str, Score] = {}
@@ -150,16 +150,16 @@ class AuditSession:
                                returned_f1=out.returned_f1, result_kind=out.result_kind)
         return out
 
-    def anchors(self, case_id: str) -> tuple[CallOutcome, CallOutcome]:
-        """The evaluator on the empty prediction and on ``y_pred = y_true`` for ``case_id``'s ground truth.
+    def determinism_problem(self) -> str:
+        """Why no verdict may be read from this evaluator's values (``""``): the ``deterministic`` check, run first."""
+        if self._determinism is None:
+            self._determinism = run_check(DETERMINISTIC, self._sanity_context())
+        return nondeterminism(self._determinism)
 
-        Cached per ground truth: the cases of a scenario share theirs.
-        """
-        y = self.cases[case_id].y_true
-        key = hashlib.sha256(np.ascontiguousarray(y).tobytes()).hexdigest() + str(y.dtype) + str(y.shape)
-        if key not in self._anchors:
-            self._anchors[key] = (self.call(y, np.zeros_like(y)), self.call(y, y))
-        return self._anchors[key]
+    def _sanity_context(self) -> SanityContext:
+        o = self.options
+        return SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
+                             o.hypothesis_examples, self.declarations, lambda: self.kind)
 
     def baseline(self, case_id: str) -> Score:
         """PW's score on ``case_id`` (cached)."""
@@ -186,18 +186,12 @@ class AuditSession:
         if failed:
             msg = "; ".join(f"needs case {r.case_id}, which failed ({r.status})" for r in failed)
             return CharacteristicResult(name, None, expectation, UNDETERMINED, None, msg)
+        unstable = self.determinism_problem()
+        if unstable:
+            return CharacteristicResult(name, None, expectation, UNDETERMINED, None, unstable)
         scores = {r.case_id: r.score for r in results}
-        decl, kind = self.declarations, self.kind or KIND_PR
-        obs = ch.Observations(scores, kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds)  # type: ignore[arg-type]
-        anchored = () if ch.not_applicable_reason(name, obs) else ch.ANCHOR_CASES[name]
-        empty, perfect, problems = anchor_scores({cid: self.anchors(cid) for cid in anchored})
-        obs = ch.Observations(
-            scores=scores,  # type: ignore[arg-type]
-            baseline={c: self.baseline(c) for c in ch.BASELINE_CASES[name]},
-            true_events={c: len(self.cases[c].y_true_events) for c in needed},
-            kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,  # type: ignore[arg-type]
-            anchor_problems=problems,
-        )
+        obs = observations_for(name, scores, self.kind or KIND_PR, self.declarations, self.anchor_calls,  # type: ignore[arg-type]
+                               self.cases, self.baseline)
         finding = ch.derive(name, obs)
         observed = None if finding.value == UNDETERMINED else finding.value
         return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
@@ -213,10 +207,10 @@ class AuditSession:
         if name not in self.sanity_checks:
             raise KeyError(f"unknown sanity check {name!r}; known: {', '.join(self.sanity_checks)}")
         if name not in self._sanity:
-            o = self.options
-            ctx = SanityContext(self.call, self.cases, self.case_result, self.resolved.fn, o.timeout, o.isolate,  # type: ignore[arg-type]
-                                o.hypothesis_examples, self.declarations, lambda: self.kind)
-            self._sanity[name] = judged(run_check(name, ctx), self.expectations.get(name))
+            if name == DETERMINISTIC:
+                self.determinism_problem()
+            raw = self._determinism if name == DETERMINISTIC else run_check(name, self._sanity_context())
+            self._sanity[name] = judged(raw, self.expectations.get(name))  # type: ignore[arg-type]
         return self._sanity[name]
 
     def property_result(self, name: str) -> PropertyResult:
@@ -224,8 +218,10 @@ class AuditSession:
         if name not in self._prop_results:
             from ...scenarios.family_files import family
 
-            self._prop_results[name] = run_property(name, family(name), self.call, self.declarations,
-                                                    lambda: self.kind, self.expectations.get(name))
+            unstable, expectation = self.determinism_problem(), self.expectations.get(name)
+            self._prop_results[name] = (
+                undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
+                else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation))
         return self._prop_results[name]
 
     def reference_result(self, case_id: str) -> ReferenceResult:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from ..table5.readings import KIND_PR, KIND_SCORE
 from ...vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
 from ...vocabulary import REPORTED, SUITE_PROPERTIES, SUITE_TABLE5
-from .run_record import present_items
+from ..run_record import present_items
 
 __all__ = ["table", "cell", "STATUS_TEXT", "render_profile", "render_characteristics", "render_properties", "render_cases"]
 

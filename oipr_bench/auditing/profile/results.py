@@ -20,7 +20,7 @@ from ..calling.declarations import Declarations
 from ..properties.results import PropertyResult
 from .render import render_profile
 from .report_upgrade import REPORT_FORMAT, upgrade_report
-from .run_record import RunRecord, duplicate_item, present_items
+from ..run_record import RunRecord, duplicate_item, present_items
 from .case_runs import CaseResult, score_from as _score_from, score_list as _score_list
 from ...vocabulary import FAILED, PASSED, UNDETERMINED, kind_of
 from ..regression.differential import DifferentialResult
@@ -147,7 +147,7 @@ class Profile:
     fixtures : dict
         ``sha256`` of the cases run, the user's ``cases_file`` (or None) and its ``user_cases``.
     run : RunRecord
-        The items planned, deselected, not run; an interruption (:mod:`.run_record`).
+        The items planned, deselected, not run; an interruption (:mod:`..run_record`).
     state : str or None
         Digest of the evaluator object's state (:mod:`oipr_bench.auditing.calling.object_state`).
     stored_ok, stored_signature : bool, str or None

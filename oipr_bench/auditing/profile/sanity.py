@@ -41,7 +41,7 @@ from ...vocabulary import (
     UNDETERMINED,
 )
 
-__all__ = ["SanityContext", "CHECKS", "SANITY_TOLERANCE", "HARMONIC_TOLERANCE", "run_check"]
+__all__ = ["NONDETERMINISM", "nondeterminism", "SanityContext", "CHECKS", "SANITY_TOLERANCE", "HARMONIC_TOLERANCE", "run_check"]
 
 #: A perfect prediction must score 1 within this; bool/int inputs must agree within this.
 SANITY_TOLERANCE = 1e-9
@@ -50,6 +50,8 @@ HARMONIC_TOLERANCE = 1e-6
 
 _PERFECT_CASES = ("overlap_proportion/c1", "long_anomaly_effect/c1", "random_detector/c2")
 _DETERMINISM_CASES = ("fragmented_tps/c2", "random_detector/c1")
+#: The words of every deterministic-check failure that saw two calls disagree (not a probe that failed to run).
+NONDETERMINISM = "two calls on the same input"
 _MUTATION_CASES = ("fragmented_fps/c1", "temporal_shifting/c2")
 _DTYPE_CASES = ("overlap_proportion/c2", "tp_positions/c3")
 
@@ -167,6 +169,14 @@ def check_deterministic(ctx: SanityContext) -> SanityResult:
             return SanityResult(DETERMINISTIC, FAILED,
                                 f"{cid}: two calls on the same input gave {_triple(first)} and {_triple(second)}")
     return _verdict(DETERMINISTIC, failures, len(_DETERMINISM_CASES))
+
+
+def nondeterminism(res: SanityResult) -> str:
+    """Why no verdict may be read after the ``deterministic`` check ``res``: two calls disagreed (``""`` otherwise;
+    a probe that failed to run shows nothing about determinism)."""
+    if res.status != FAILED or NONDETERMINISM not in res.message:
+        return ""
+    return f"the evaluator is not deterministic ({res.message}); no verdict is read from its values"
 
 
 def check_no_mutation(ctx: SanityContext) -> SanityResult:

@@ -15,7 +15,7 @@ may have run a subset, ``-k``), and compares field by field:
 
 - the stored ``signature`` and ``ok`` against those of the report's fields and the recomputed ones;
 - the completeness of the run: every item the report's suite plans is in it, or recorded as
-  deselected or not run; an interrupted run is named (:mod:`.run_record`).
+  deselected or not run; an interrupted run is named (:mod:`..run_record`).
 
 Numbers agree within ``tolerance`` (NaN only with NaN); wall times (``seconds``) and message
 texts are not compared (:data:`NOT_COMPARED`).
@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..expectations import REFERENCE_SOURCE, Expectation
 from ..options import AuditOptions
 from .results import Profile
-from .run_record import RunRecord, present_items
+from ..run_record import RunRecord, present_items
 
 __all__ = ["Verification", "options_of", "recompute", "compare_profiles", "verify", "DEFAULT_VERIFY_TOLERANCE"]
 

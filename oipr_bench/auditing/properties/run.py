@@ -20,10 +20,14 @@ appended quiet padding).
 Scale
 -----
 Scores are read as the Table 5 rules read them, on the metric's own anchored
-scale (:func:`oipr_bench.auditing.table5.readings.scale_of`): 0 is what the metric
-gives the empty prediction (all-zero scores) on that case's ground truth, 1
-what it gives ``y_pred = y_true``.  A scale that is undefined there (NaN or
-equal anchors) makes the property undetermined, never a value.  A property
+scale (:func:`oipr_bench.auditing.table5.readings.scale_of`): 1 is what the metric
+gives ``y_pred = y_true`` on that case's ground truth, 0 what it gives an
+uninformative input there: chance (its mean over seeded uniform-random scores)
+for a metric taking scores, the empty prediction for one taking 0/1
+predictions.  A scale that is undefined or saturated there (NaN, equal anchors,
+anchors within 0.02 of the range) makes the property undetermined, never a
+value; so does an evaluator that is not deterministic (the audit session checks
+that first, :func:`undetermined_property`).  A property
 without a declared expectation is reported, never failed.
 """
 
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
@@ -38,10 +43,12 @@ import numpy as np
 from ..expectations import Expectation, judge
 from .results import PropertyResult
 from .rules import RULES, Readings, Undetermined
+from ..table5.chance import chance_of, chance_series
 from ..table5.readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from ... import vocabulary as v
+from ...evaluators.score import Score
 
-__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property"]
+__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property", "undetermined_property"]
 
 BINARY, SCORES, BOTH = "binary", "scores", "both"
 
@@ -160,6 +167,10 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     raw: dict[str, Any] = {}
     for case in family.cases:
         out = call(case.y_true, case.prediction(decl.input_kind))
+        if not out.ok and name == v.CHANCE_ORDERING and case.parameter == "constant":
+            # a constant score is a degenerate input a package may answer with an error: evidence, not a need
+            raw[case.id] = SimpleNamespace(score=Score(math.nan, math.nan, math.nan))
+            continue
         if not out.ok:
             return result(None, message=f"needs case {case.id}, which failed ({out.kind}: {out.message})")
         raw[case.id] = out
@@ -174,23 +185,45 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     return result(finding.value, finding, finding.explanation)
 
 
+def undetermined_property(name: str, decl: Any, kind: Callable[[], str | None], expectation: Expectation | None,
+                          why: str) -> PropertyResult:
+    """Property ``name`` left undetermined for ``why`` (a non-deterministic evaluator), unless it does not apply."""
+    defn = DEFINITIONS[name]
+    reason = _not_applicable(defn, decl.input_kind, kind())
+    observed, message = (v.NOT_APPLICABLE, reason) if reason else (None, f"undetermined: {why}")
+    return PropertyResult(name, defn.input, observed, judge_property(observed, expectation), expectation, None,
+                          message, defn.citation)
+
+
 def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., Any], kind: str | None) -> Readings:
-    """The family's results read on the metric's anchored scale (one pair of anchor calls per ground truth)."""
-    anchors: dict[bytes, tuple[Any, Any]] = {}
-    empty, perfect, problems = {}, {}, {}
+    """The family's results read on the metric's anchored scale (anchor calls once per ground truth).
+
+    A metric that takes real scores is anchored on chance (its mean over seeded uniform-random scores,
+    :mod:`~oipr_bench.auditing.table5.chance`); one that takes 0/1 predictions on the empty prediction.
+    """
+    anchors: dict[bytes, tuple[Any, Any, Any]] = {}
+    empty, perfect, problems, chance = {}, {}, {}, {}
     for case in family.cases:
         key = case.y_true.tobytes()
         if key not in anchors:
-            anchors[key] = (call(case.y_true, np.zeros_like(case.y_true)), call(case.y_true, case.y_true))
-        none, best = anchors[key]
+            y = case.y_true
+            drawn = chance_of([call(y, s) for s in chance_series(y.size)]) if decl.input_kind == SCORES else None
+            anchors[key] = (call(y, np.zeros_like(y)), call(y, y), drawn)
+        none, best, drawn = anchors[key]
         if none.ok and best.ok:
             empty[case.id], perfect[case.id] = none.score, best.score
+        elif drawn is not None and best.ok:  # a score metric's empty prediction is evidence only
+            perfect[case.id] = best.score
         else:
             bad = none if not none.ok else best
             problems[case.id] = f"the anchors of {case.id} failed ({bad.kind}: {bad.message})"
+        if drawn is not None and drawn[2]:
+            problems.setdefault(case.id, f"the chance anchor of {case.id} cannot be read: {drawn[2]}")
+        elif drawn is not None:
+            chance[case.id] = drawn[:2]
     obs = Observations({c.id: raw[c.id].score for c in family.cases}, kind=kind or "pr",
                        higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
-                       anchor_problems=problems)
+                       anchor_problems=problems, chance=chance)
     scales = {c.id: scale_of(obs, c.id) for c in family.cases}
     return Readings(family.parameter, tuple(c.id for c in family.cases), {c.id: c.parameter for c in family.cases},
                     {c: scales[c].read(float(obs.scores[c].f1)) for c in scales},

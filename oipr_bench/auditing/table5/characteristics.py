@@ -19,13 +19,15 @@ Scalar scores
 -------------
 Each rule declares the quantities it reads (:data:`QUANTITIES`; see
 :mod:`oipr_bench.auditing.table5.readings`): the score (read on the metric's own anchored
-scale: 0 = its empty prediction, 1 = the perfect one; F1 is unchanged),
+scale: 0 = its uninformative input, 1 = the perfect one; the uninformative input is the empty
+prediction for a metric taking 0/1 predictions, so F1 is unchanged, and chance, the mean over
+seeded uniform-random scores, for one taking scores; a saturated case is ``undetermined``),
 precision, recall or the per-event recall share.  A rule that needs what the
 evaluator does not give returns ``not_applicable`` with the reason; one whose
 numbers are NaN or whose scale is undefined returns ``undetermined`` with the
 reason.  A tie is never a reward: a beneficial value needs a strict difference
 of at least :data:`MIN_EFFECT` on the anchored scale, and "credit" means
-scoring above the empty prediction.
+scoring above the scale's 0.
 
 Thresholds
 ----------

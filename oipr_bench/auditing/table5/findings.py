@@ -16,7 +16,7 @@ from ...evaluators.score import Score
 from ...vocabulary import UNDETERMINED
 
 __all__ = [
-    "SCORE_TOLERANCE", "MIN_EFFECT", "MERGING_FACTOR", "MITIGATION_FACTOR", "OVERESTIMATION_F1", "Finding",
+    "SCORE_TOLERANCE", "MIN_EFFECT", "MERGING_FACTOR", "MITIGATION_FACTOR", "OVERESTIMATION_F1", "RANDOM_RANGE_LEVEL", "Finding",
     "normalise_value", "Reading", "read_scores", "enough", "undetermined_finding",
     "gt", "eq", "result_of", "label_of", "evidence_numbers", "fmt",
     "OVERLAP", "FRAG_TPS", "FRAG_FPS", "SHIFT", "TP_POS", "LONG", "SPARSE", "ALL_ONE", "RANDOM",
@@ -45,6 +45,11 @@ MITIGATION_FACTOR = 1.25
 #: (F1's own scale for an F1; for any metric, 0 is what it gives detecting nothing, so a metric at
 #: its own chance level stays near 0).
 OVERESTIMATION_F1 = 0.3
+
+#: Random overestimation of a metric that takes real scores: the random detector above this on the
+#: metric's own range (0 = the inverted input, 1 = the perfect one) is closer to perfect than the
+#: middle of the range (an inversion-symmetric metric's chance) by more than OVERESTIMATION_F1.
+RANDOM_RANGE_LEVEL = 0.5 + OVERESTIMATION_F1 / 2
 
 @dataclass(frozen=True)
 class Finding:
@@ -129,6 +134,8 @@ def evidence_numbers(obs: Observations, case_ids: tuple[str, ...], values: list[
             raw = raw_of(obs, c)
             if not _same_float(raw, v):
                 out[f"raw {c}"] = raw
+    if obs.chance:
+        return _chance_evidence(obs, case_ids, out)
     anchors = {c: (float(obs.empty[c].f1), float(obs.perfect[c].f1)) for c in case_ids
                if c in obs.empty and c in obs.perfect}
     pairs = set(anchors.values())
@@ -138,6 +145,22 @@ def evidence_numbers(obs: Observations, case_ids: tuple[str, ...], values: list[
     else:
         for c, (zero, one) in anchors.items():
             out[f"anchor 0 {c}"], out[f"anchor 1 {c}"] = zero, one
+    return out
+
+
+def _chance_evidence(obs: Observations, case_ids: tuple[str, ...], out: dict[str, float]) -> dict[str, float]:
+    """A score metric's anchors (chance mean, its standard error, perfect) and the empty prediction as evidence."""
+    rows = {c: (obs.chance[c][0], obs.chance[c][1], float(obs.perfect[c].f1),
+                float(obs.empty[c].f1) if c in obs.empty else math.nan)
+            for c in case_ids if c in obs.chance and c in obs.perfect}
+    labels = ("anchor 0: chance (mean over uninformative scores)", "chance standard error",
+              "anchor 1: y_pred = y_true", "empty prediction (evidence only)")
+    shared = len({tuple(0.0 if math.isnan(x) else x for x in r) for r in rows.values()}) == 1 and len(rows) == len(case_ids)
+    for c, r in rows.items():
+        for label, x in zip(labels, r):
+            out[label if shared else f"{label} {c}"] = x
+        if shared:
+            break
     return out
 
 
@@ -161,6 +184,9 @@ class Reading:
         The evidence numbers (:func:`evidence_numbers`).
     shown : list of str
         The values as the explanation prints them (raw values as returned when not anchored).
+    noise : float
+        Three standard errors of the chance anchor on the scale (a score metric's; 0 otherwise): the
+        smallest effect that is not the anchor's own sampling noise.
     """
 
     values: list[float]
@@ -169,6 +195,7 @@ class Reading:
     problem: str
     numbers: dict[str, float]
     shown: list[str]
+    noise: float = 0.0
 
 
 def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool = False) -> Reading:
@@ -179,15 +206,16 @@ def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool =
     read is a problem: the rule answers ``undetermined``, never a value derived from NaN.
     """
     scales = [scale_of(obs, c) for c in case_ids]
-    bad = next((s for s in scales if not s.defined), None)
+    bad = next((s for s in scales if s.saturated), None) or next((s for s in scales if not s.defined), None)
     problem = ""
     if bad is None:
         values, anchored = [s.read(raw_of(obs, c)) for s, c in zip(scales, case_ids)], True
         notes = sorted({s.note for s in scales if s.note})
+        zero = "the mean over uninformative scores" if obs.chance else "its empty prediction"
         scale = scales[0].describe() if len({(s.zero, s.one) for s in scales}) == 1 else \
-            "anchored scale of each case's ground truth (0 = its empty prediction, 1 = its y_pred = y_true)"
+            f"anchored scale of each case's ground truth (0 = {zero}, 1 = its y_pred = y_true)"
         scale += "".join(f"; {n}" for n in notes)
-    elif order_only:
+    elif order_only and not bad.saturated:
         values, anchored = [oriented_raw(obs, c) for c in case_ids], False
         orient = "higher" if obs.higher_is_better or not obs.scalar else "lower"
         scale = f"raw values, {orient} is better ({bad.problem})"
@@ -198,16 +226,21 @@ def read_scores(obs: Observations, case_ids: tuple[str, ...], order_only: bool =
         if nan:
             problem = f"{label_of(obs)} is nan on {', '.join(nan)}"
     plain = values if anchored or not obs.scalar else [raw_of(obs, c) for c in case_ids]
-    return Reading(values, anchored, scale, problem, evidence_numbers(obs, case_ids, plain), [fmt(v) for v in plain])
+    noise = max((3 * obs.chance[c][1] / abs(s.one - s.zero) for s, c in zip(scales, case_ids)
+                 if anchored and c in obs.chance), default=0.0)
+    return Reading(values, anchored, scale, problem, evidence_numbers(obs, case_ids, plain), [fmt(v) for v in plain],
+                   noise)
 
 
 def enough(reading: Reading, effect: float) -> bool:
     """True when ``effect`` (a difference of ``reading.values``) reaches :data:`MIN_EFFECT`.
 
-    On raw values (no scale) the minimum is taken relative to the largest magnitude read.
+    On a score metric's chance-anchored scale the minimum is at least three standard errors of the
+    chance anchor there (``reading.noise``).  On raw values (no scale) the minimum is taken relative
+    to the largest magnitude read.
     """
     if reading.anchored:
-        return effect >= MIN_EFFECT - SCORE_TOLERANCE
+        return effect >= max(MIN_EFFECT, reading.noise) - SCORE_TOLERANCE
     top = max(abs(v) for v in reading.values)
     return effect > SCORE_TOLERANCE and effect >= MIN_EFFECT * top
 

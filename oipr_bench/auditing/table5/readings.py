@@ -5,10 +5,15 @@ An evaluator returns precision and recall (kind ``"pr"``) or one number
 :mod:`oipr_bench.auditing.table5.characteristics` compare one *quantity* per case:
 
 - ``score``: the value read on the metric's own **anchored scale** (:func:`scale_of`)
-  ``(v - v_none) / (v_perfect - v_none)``, where ``v_none`` is what the same
-  metric gives the empty prediction on that case's ground truth (its no-skill
-  floor: 0 for F1, 0.5 for AUC-ROC, the prevalence for average precision) and
-  ``v_perfect`` what it gives ``y_pred = y_true``.  0 is "no better than
+  ``(v - v_none) / (v_perfect - v_none)``, where ``v_perfect`` is what the
+  metric gives ``y_pred = y_true`` on that case's ground truth and ``v_none``
+  what it gives an uninformative input there: the empty prediction for a metric
+  taking 0/1 predictions (0 for F1), and for one taking scores its chance, the
+  mean over seeded uniform-random scores (0.5 for AUC-ROC, about the prevalence
+  for average precision; :mod:`~oipr_bench.auditing.table5.chance`), since a
+  constant score is answered by each package's convention.  Anchors within
+  ``SATURATION_BAND`` of the metric's range make the case *saturated*: no rule
+  reads it.  0 is "no better than
   detecting nothing", 1 is "perfect", whatever the metric's range or
   orientation.  F1 is unchanged by construction (its empty prediction scores 0,
   or 0/0 read as 0 as the paper reads AM's ``nan``; its perfect one 1), so the
@@ -34,6 +39,7 @@ from typing import Mapping, NamedTuple
 
 from ...evaluators.score import Score
 from ..calling.coerce import KIND_PR, KIND_SCORE, KINDS, Bounds, is_bounded, normalise_bounds
+from .chance import CHANCE_DRAWS, SATURATION_BAND
 
 __all__ = [
     "KIND_PR",
@@ -44,6 +50,8 @@ __all__ = [
     "RECALL",
     "RECALL_SHARE",
     "ANCHOR_TOLERANCE",
+    "CHANCE_SCALE",
+    "range_width",
     "Observations",
     "Scale",
     "is_bounded",
@@ -89,6 +97,14 @@ class Observations:
         recall itself (the paper's reading).
     anchor_problems : mapping of str to str
         Why the anchors of a case could not be computed (a failed call), by case id.
+    chance : mapping of str to (float, float)
+        For a metric that takes real scores: the mean and standard error of its value over the
+        seeded uniform-random score series of each case's ground truth
+        (:mod:`oipr_bench.auditing.table5.chance`).  When given, it is anchor 0 in place of the
+        empty prediction, which becomes evidence only (a constant score is answered by convention).
+    inverted : mapping of str to Score
+        The evaluator on ``1 - y_true`` (the inverted perfect prediction) for each case's ground
+        truth: the bottom of a score metric's own range, read by the random-overestimation rule.
     """
 
     scores: Mapping[str, Score]
@@ -100,6 +116,8 @@ class Observations:
     empty: Mapping[str, Score] = field(default_factory=dict)
     perfect: Mapping[str, Score] = field(default_factory=dict)
     anchor_problems: Mapping[str, str] = field(default_factory=dict)
+    chance: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    inverted: Mapping[str, Score] = field(default_factory=dict)
 
     @property
     def scalar(self) -> bool:
@@ -127,6 +145,10 @@ class Scale(NamedTuple):
     note : str
         A reading the scale made that the evidence must state (``""`` when none), e.g. an
         empty prediction scoring ``nan`` (0/0) read as the bottom of F1's scale.
+    saturated : bool
+        The anchors lie within :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` of the
+        metric's range: the metric tells nothing apart on this ground truth, so no rule reads it,
+        not even in raw order.
     """
 
     zero: float
@@ -134,6 +156,7 @@ class Scale(NamedTuple):
     name: str
     problem: str = ""
     note: str = ""
+    saturated: bool = False
 
     @property
     def defined(self) -> bool:
@@ -150,11 +173,35 @@ class Scale(NamedTuple):
         """One phrase naming the scale and its anchors, for the evidence."""
         if self.problem:
             return f"no anchored scale ({self.problem})"
+        if self.name == CHANCE_SCALE:
+            return (f"chance-anchored scale (0 = mean over {CHANCE_DRAWS} uniform-random scores {self.zero:.6g}, "
+                    f"1 = y_pred = y_true {self.one:.6g})")
         return f"{self.name} scale (0 = empty prediction {self.zero:.6g}, 1 = y_pred = y_true {self.one:.6g})"
 
 
 #: Two anchors closer than this are equal: the metric has no scale on that ground truth.
 ANCHOR_TOLERANCE = 1e-9
+
+#: The name of the scale anchored on chance (a score metric's; :mod:`~oipr_bench.auditing.table5.chance`).
+CHANCE_SCALE = "chance-anchored"
+
+
+def range_width(obs: Observations, zero: float, one: float) -> float:
+    """The width of the metric's range: its declared bounds, or (open range) the larger anchor's magnitude."""
+    if obs.scalar and not obs.bounded:
+        return max(abs(zero), abs(one))
+    lo, hi = obs.bounds if obs.scalar else (0.0, 1.0)
+    return hi - lo
+
+
+def _saturated(obs: Observations, case_id: str, zero: float, one: float, what: str) -> Scale | None:
+    width = range_width(obs, zero, one)
+    if abs(one - zero) <= max(ANCHOR_TOLERANCE, SATURATION_BAND * width):
+        return Scale(zero, one, CHANCE_SCALE if obs.chance else "anchored", (
+            f"saturated: y_pred = y_true scores {one:.6g} and {what} {zero:.6g} on the ground truth of {case_id}, "
+            f"within {SATURATION_BAND:g} of the metric's range ({width:.6g}); the metric tells nothing apart there"),
+            saturated=True)
+    return None
 
 
 def _declared_bottom(obs: Observations) -> float:
@@ -163,7 +210,15 @@ def _declared_bottom(obs: Observations) -> float:
 
 
 def scale_of(obs: Observations, case_id: str) -> Scale:
-    """The anchored scale of ``case_id``: 0 = the empty prediction, 1 = ``y_pred = y_true`` there.
+    """The anchored scale of ``case_id``: 0 = the uninformative input, 1 = ``y_pred = y_true`` there.
+
+    The uninformative input of a metric that takes real scores (``obs.chance`` given) is the mean
+    of its values on seeded uniform-random scores (:mod:`~oipr_bench.auditing.table5.chance`): a
+    constant score is answered by each package's convention, so the empty prediction is evidence
+    only.  That of a metric taking 0/1 predictions stays the empty prediction: "nothing detected"
+    is an output its definition scores, not a degenerate input, and F1 keeps its own scale (the
+    paper's readings).  Anchors within :data:`SATURATION_BAND` of the metric's range make the case
+    *saturated*: the scale is undefined and says so.
 
     Without anchors (the rules applied to printed values, or an anchor call
     that failed) a P/R evaluator is read on F1 itself (0 and 1); a scalar on
@@ -178,6 +233,11 @@ def scale_of(obs: Observations, case_id: str) -> Scale:
             return Scale(0.0, 1.0, "F1", "", f"{obs.anchor_problems[case_id]}; read on F1's own scale")
         return Scale(math.nan, math.nan, "anchored", obs.anchor_problems[case_id])
     none, best = obs.empty.get(case_id), obs.perfect.get(case_id)
+    if case_id in obs.chance and best is not None:
+        zero, one = float(obs.chance[case_id][0]), float(best.f1)
+        if math.isnan(one):
+            return Scale(zero, one, CHANCE_SCALE, f"y_pred = y_true scores nan on the ground truth of {case_id}")
+        return _saturated(obs, case_id, zero, one, "uninformative scores (mean)") or _oriented(obs, case_id, zero, one, "")
     if none is None or best is None:
         if not obs.scalar:
             return Scale(0.0, 1.0, "F1")
@@ -195,12 +255,18 @@ def scale_of(obs: Observations, case_id: str) -> Scale:
     if abs(one - zero) <= ANCHOR_TOLERANCE:
         return Scale(zero, one, "anchored",
                      f"the empty prediction and y_pred = y_true both score {zero:.6g} on the ground truth of {case_id}")
+    return _saturated(obs, case_id, zero, one, "the empty prediction") or _oriented(obs, case_id, zero, one, note)
+
+
+def _oriented(obs: Observations, case_id: str, zero: float, one: float, note: str) -> Scale:
+    name = CHANCE_SCALE if case_id in obs.chance else "anchored"
+    what = "uninformative scores (mean)" if case_id in obs.chance else "the empty prediction"
     oriented_up = one > zero
     if oriented_up != (obs.higher_is_better or not obs.scalar):
-        return Scale(zero, one, "anchored", (
-            f"y_pred = y_true scores {one:.6g} and the empty prediction {zero:.6g} on the ground truth of {case_id}, "
+        return Scale(zero, one, name, (
+            f"y_pred = y_true scores {one:.6g} and {what} {zero:.6g} on the ground truth of {case_id}, "
             f"against the declared orientation ({'higher' if obs.higher_is_better else 'lower'} is better)"))
-    return Scale(zero, one, "anchored", "", note)
+    return Scale(zero, one, name, "", note)
 
 
 def score_of(obs: Observations, case_id: str) -> float:

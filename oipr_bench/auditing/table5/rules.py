@@ -37,6 +37,7 @@ from .findings import (
     undetermined_finding,
 )
 from .readings import Observations, recall_share
+from .score_rules import constant_against_chance, random_on_range
 from ...vocabulary import (
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
@@ -347,7 +348,14 @@ def check_all_one_overestimation(obs: Observations) -> Finding:
     the middle of the scale (TaPR: 0.7138, AM: 0.6724, both marked in Table
     A1).  On the anchored scale a metric that gives the all-1 detector what
     it gives the empty prediction (AUC-ROC's 0.5) reads 0: not overestimating.
+
+    A metric that takes real scores (chance anchors given) reads the all-ones input, a constant
+    score, against chance instead, as ``chance_ordering`` reads its constant: ``present`` when it
+    lies above the chance anchor by more than :data:`CHANCE_MARGIN` (0.02) of the way to perfect,
+    or three standard errors of the chance mean if more.
     """
+    if obs.chance:
+        return constant_against_chance(obs)
     return _overestimation(ALL_ONE_OVERESTIMATION, ALL_ONE, obs, "the all-1 detector")
 
 
@@ -364,5 +372,21 @@ def check_random_overestimation(obs: Observations) -> Finding:
     both detectors lack skill.  The evidence shows the random mean (the
     metric's expectation on random predictions) beside the empty prediction's
     value (anchor 0): for AUC-ROC both are 0.5, so the random detector reads 0.
+
+    A metric that takes real scores reads the random detector on its chance-anchored scale with the
+    same level 0.3 (a thresholding F1 on scores, like PA's F1, keeps the paper's marker).  But its
+    chance is its mean over uninformative scores, so that reading alone would hide an inflation of
+    chance itself (point-adjusted AUC-ROC).  It is also read on the metric's own range: 0 = the inverted input ``1 - y_true``,
+    1 = ``y_pred = y_true``, and with it the uniform-random scores of the chance anchor on the
+    same ground truths (a score metric's random detector).  An honest rank metric symmetric under
+    inversion has its chance at the middle (AUC-ROC: 0.5); ``present`` when the first reading
+    exceeds 0.3 (and three standard errors of the chance anchor), or when either random input
+    lies above :data:`RANDOM_RANGE_LEVEL` = 0.5 + 0.3 / 2 = 0.65 on either case, i.e. more than
+    :data:`OVERESTIMATION_F1` of the way from the middle of the range to perfect (point-adjusted
+    AUC-ROC scores uniform-random scores 0.74 on random_detector/c1 and 0.98 on c2).  A range
+    narrower than :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` is saturated: without
+    a ``present`` reading elsewhere, ``undetermined``.
     """
+    if obs.chance:
+        return random_on_range(obs)
     return _overestimation(RANDOM_OVERESTIMATION, RANDOM, obs, "the random detector (mean over runs)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ...vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
+from ..vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
 
 __all__ = ["RunRecord", "planned_items", "present_items", "item_id", "duplicate_item"]
 
