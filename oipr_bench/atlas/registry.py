@@ -9,7 +9,9 @@ from ._adapter import Adapter
 __all__ = ["PACKAGE_MODULES", "adapters", "by_id"]
 
 #: Adapter modules of :mod:`oipr_bench.atlas`, one per package family.
-PACKAGE_MODULES: tuple[str, ...] = ("builtins", "tsadmetrics", "prts", "tsb_ad", "tadpak", "pate", "vus", "timeeval")
+PACKAGE_MODULES: tuple[str, ...] = ("builtins", "tsadmetrics", "prts", "tsb_ad", "tadpak", "pate", "vus", "timeeval",
+                                    "adapters.vus_variants", "adapters.merlion", "adapters.aeon", "adapters.dtaianomaly",
+                                    "adapters.cce", "adapters.tadmetric", "adapters.telemeval")
 
 
 def adapters() -> list[Adapter]:
