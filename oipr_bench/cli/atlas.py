@@ -100,13 +100,15 @@ def _cpu_seconds() -> float:
 
 
 def _write(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.adapters.envs import make_env_command
     from ..atlas.build import not_run_row
     from ..atlas.registry import adapters
     from ..atlas.store import read_profile, write_atlas
     from ..atlas.timings import record_timing
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
-    todo = [a for a in adapters() if args.include_slow or not a.slow]
+    env = _env()
+    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow)]
     rows_by_id, reports = {}, {}
     fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs)
     for row in fresh_rows:
@@ -116,7 +118,13 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
         if a.id in rows_by_id:
             continue
         kept = read_profile(directory, a.id)
-        if kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
+        if a.env != env:  # another environment's row: kept as stored (its package is not installed here)
+            if kept is not None:
+                rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+            else:
+                rows_by_id[a.id] = not_run_row(a, f"a row of the {a.env} environment, not profiled yet: run `oipr-bench atlas --write` "
+                                                  f"in a venv made by `{make_env_command(a.env)}`")
+        elif kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
             rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
         elif a.version is None:
             rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
@@ -126,10 +134,13 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     rows = [rows_by_id[a.id] for a in adapters()]
     write_atlas(directory, rows, reports)
     wall = time.perf_counter() - t0
-    record_timing(directory, "write_include_slow" if args.include_slow else "write", wall=wall,
+    mode = ("write_include_slow" if args.include_slow else "write") + ("" if env == "main" else f"_{env}")
+    record_timing(directory, mode, wall=wall,
                   cpu=_cpu_seconds() - cpu0, jobs=args.jobs, rows=seconds)
     ok = sum(r["status"] == "ok" for r in rows)
-    print(f"atlas: {len(rows)} rows ({ok} profiled) written to {directory} in {wall:.0f} s")
+    other = sum(a.env != env for a in adapters())
+    print(f"atlas: {len(rows)} rows ({ok} profiled; {other} of other environments kept as stored) written to {directory} "
+          f"in {wall:.0f} s (environment {env})")
     return 0
 
 
@@ -141,7 +152,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     from ..errors import UsageError
 
     committed = {r["id"]: r for r in read_atlas(directory)["rows"]}
-    todo = [a for a in adapters() if (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
+    env = _env()
+    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
     unknown = set(args.only or ()) - {a.id for a in adapters()}
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
@@ -149,15 +161,27 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     rows, _, _ = _profiled(todo, args.jobs, reverse=True)
     problems = drift(committed, rows)
     recomputed = {a.id for a in todo}
-    sampled = [a for a in adapters() if a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
+    sampled = [a for a in adapters() if a.env == env and a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
                and committed.get(a.id, {}).get("status") == "ok"]
+    other = sum(a.env != env and (not args.only or a.id in args.only) for a in adapters())
     for a in sampled:  # the slow rows not profiled in full: a fixed sample of their cases
         problems += sample_drift(committed[a.id], a, TOLERANCE)
     for line in problems:
         print(f"atlas drift: {line}")
-    print(f"atlas --check: {len(rows)} rows recomputed, {len(sampled)} slow rows sampled "
-          f"({len(SAMPLE_CASES)} cases each), {len(problems)} drifted")
+    print(f"atlas --check (environment {env}): {len(rows)} rows recomputed, {len(sampled)} slow rows sampled "
+          f"({len(SAMPLE_CASES)} cases each), {len(problems)} drifted; {other} rows of other environments not checked here")
     return 1 if problems else 0
+
+
+def _env() -> str:
+    """The atlas environment this interpreter runs in (a bad marker or OIPR_ATLAS_ENV is a usage error)."""
+    from ..atlas.adapters.envs import current_env
+    from ..errors import UsageError
+
+    try:
+        return current_env()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _disagreements(directory: Path, args: argparse.Namespace) -> int:
