@@ -7,13 +7,16 @@
   between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
   a fixed sample of its cases (:mod:`oipr_bench.atlas.sample`) unless ``--include-slow``;
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
-- ``--evaluator X``: audit X only and print its row inside the committed grid,
-  with the three nearest rows and where X differs from each.
+- ``--evaluator X``: audit X only (suite ``all`` unless ``--suite``) and print its row inside the
+  committed grid, with the three nearest rows by behaviour and where X differs from each;
+- ``--where NAME=VALUE ...``: the rows having all these characteristic/property values, with their
+  packages and parameters, fewest undetermined cells first.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -34,11 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--write", nargs="?", const="", metavar="DIR", help="profile every row and write the atlas into DIR (default: the source checkout's atlas/)")
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
+    mode.add_argument("--where", nargs="+", metavar="NAME=VALUE", help="list the rows whose characteristics/properties have all these values "
+                      "(e.g. early_detection_reward=yes fp_distance=proximity_aware), fewest undetermined cells first")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
-    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
+    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing, --where and --evaluator)")
     # With --evaluator: the options of `oipr-bench audit` (--evaluator-param is the old spelling of --param).
     add_run_options(parser, param_aliases=("--evaluator-param",))
     parser.set_defaults(func=run)
@@ -74,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return _disagreements(Path(args.disagreements) if args.disagreements else _source_dir(), args)
     if args.evaluator:
         return _place(args)
+    if args.where is not None:
+        return _where(args)
     from ..atlas.render import grid_lines
     from ..atlas.store import read_atlas
 
@@ -173,6 +180,16 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _where(args: argparse.Namespace) -> int:
+    """``--where NAME=VALUE ...``: the rows with all these cell values (:mod:`oipr_bench.atlas.select`)."""
+    from ..atlas.select import parse_conditions, where_lines
+    from ..atlas.store import read_atlas
+
+    doc = read_atlas(Path(args.dir) if args.dir else None)
+    sys.stdout.write("\n".join(where_lines(parse_conditions(args.where, doc), doc)) + "\n")
+    return 0
+
+
 def _env() -> str:
     """The atlas environment this interpreter runs in (a bad marker or OIPR_ATLAS_ENV is a usage error)."""
     from ..atlas.adapters.envs import current_env
@@ -206,6 +223,8 @@ def _place(args: argparse.Namespace) -> int:
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
     options = options_from(args)
+    if options.suite is None:  # the atlas rows carry characteristics and properties: place on both
+        options = dataclasses.replace(options, suite="all")
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with AuditSession(resolved, options) as session:
         profile = session.run_all()
