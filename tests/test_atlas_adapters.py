@@ -33,7 +33,9 @@ ALL = [a for a in EVERY if a.env == "main"]
 #: Rows whose package crashes on every input (kept in the atlas with the reason).
 #: TSB-AD 1.5 defines ``range_convers_new`` twice in ``basic_metricor``; the later
 #: definition leaves RangeAUC's segment list empty, so it divides by len([]) == 0.
-KNOWN_CRASHES = {"TSB-AD:R-AUC-ROC": ZeroDivisionError, "TSB-AD:R-AUC-PR": ZeroDivisionError}
+#: adtk 0.6.2's event-list metrics call ``Series.iteritems``, removed in pandas 2.0.
+KNOWN_CRASHES = {"TSB-AD:R-AUC-ROC": ZeroDivisionError, "TSB-AD:R-AUC-PR": ZeroDivisionError,
+                 "adtk:precision/recall/f1_score[events]": AttributeError}
 
 
 def _load(row_id: str):
@@ -59,11 +61,12 @@ def test_rows_are_many_and_unique():
     ids = [a.id for a in EVERY]
     assert len(ids) == len(set(ids))
     assert len(ids) >= 140
-    assert {a.package for a in ALL} == {"oipr-bench", "TSADmetrics", "prts", "TSB-AD", "tadpak", "PATE", "vus", "TimeEval", "salesforce-merlion"}
+    assert {a.package for a in ALL} == {"oipr-bench", "TSADmetrics", "prts", "TSB-AD", "tadpak", "PATE", "vus", "TimeEval", "salesforce-merlion",
+                                            "adtk", "TSB-UAD", "orion-ml"}
     assert {a.package for a in EVERY if a.env == "modern"} == {"aeon", "dtaianomaly", "cce", "tadmetric", "telemeval"}
     assert len({a.package for a in EVERY}) >= 12
     assert {a.env for a in EVERY} == {"main", "modern"}
-    assert len(PACKAGE_MODULES) == 15
+    assert len(PACKAGE_MODULES) == 18
 
 
 def test_declarations_are_valid():
@@ -317,3 +320,56 @@ def test_tsb_ad_vus_thresholds_change_the_number():
     score = np.random.default_rng(3).random(200) * 0.6 + 0.4 * y
     assert full(y, score) != fifty(y, score)
     assert full(y, y.astype(float)) == pytest.approx(1.0) and fifty(y, y.astype(float)) == pytest.approx(1.0)
+
+
+def test_docs_row_counts_are_the_registrys():
+    # docs/atlas.md "The rows": "- **NAME** (N..." per adapter module, and the slow-row count.
+    import importlib
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "atlas.md").read_text(encoding="utf-8")
+    section = text.split("## The rows", 1)[1].split("## Timing", 1)[0]
+    stated = {name: int(n) for name, n in re.findall(r"^- \*\*(.+?)\*\* \((\d+)", section, flags=re.M)}
+    module_of = {"Built-ins": "builtins", "TSADmetrics": "tsadmetrics", "prts": "prts", "TSB-AD": "tsb_ad", "tadpak": "tadpak",
+                 "PATE": "pate", "vus": "vus", "TimeEval": "timeeval", "VUS variants": "adapters.vus_variants",
+                 "salesforce-merlion": "adapters.merlion", "adtk": "adapters.adtk", "TSB-UAD": "adapters.tsb_uad", "orion-ml": "adapters.orion",
+                 "aeon": "adapters.aeon", "dtaianomaly": "adapters.dtaianomaly",
+                 "cce": "adapters.cce", "tadmetric": "adapters.tadmetric", "telemeval": "adapters.telemeval"}
+    assert set(module_of.values()) == set(PACKAGE_MODULES)
+    for name, module in module_of.items():
+        rows = importlib.import_module(f"oipr_bench.atlas.{module}").ADAPTERS
+        assert stated[name] == len(rows), name
+    assert stated["Slow rows"] == sum(a.slow for a in EVERY)
+
+
+def test_adtk_label_metrics_of_the_example():
+    # adapters/adtk.py: every anomalous point is its own event: P 2/2, R 2/4, F1 2/3, IoU 2/4.
+    _, prf = _load("adtk:precision/recall/f1_score[labels]")
+    assert prf(Y_TRUE, Y_PRED) == pytest.approx((1.0, 0.5, TWO_THIRDS), abs=1e-12)
+    _, iou = _load("adtk:iou[labels]")
+    assert iou(Y_TRUE, Y_PRED) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_tsb_uad_uses_its_own_window_default_and_scores_a_perfect_score_one():
+    from oipr_bench.atlas.registry import by_id
+
+    assert by_id()["TSB-UAD:VUS-PR"].params["slidingWindow"] == 5
+    for metric in ("VUS-ROC", "VUS-PR", "AUC-ROC", "AUC-PR"):
+        adapter, ev = _load(f"TSB-UAD:{metric}")
+        assert _call(adapter, ev, Y_TRUE, Y_TRUE) == pytest.approx(1.0, abs=1e-12), metric
+
+
+def test_orion_metrics_of_the_example_by_hand():
+    # adapters/orion.py: weighted contextual: pieces [2,3) and [5,6) expected only, [3,5) both: P 1, R 2/4;
+    # overlap (event counts): the one event is found, no false alarm: 1, 1, 1.
+    _, weighted = _load("orion-ml:contextual[weighted]")
+    assert weighted(Y_TRUE, Y_PRED) == pytest.approx((1.0, 0.5, TWO_THIRDS), abs=1e-12)
+    _, overlap = _load("orion-ml:contextual[overlap]")
+    assert overlap(Y_TRUE, Y_PRED) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+    import sys
+
+    assert "tensorflow" not in sys.modules and "mlblocks" not in sys.modules
+    # its converter fails on a prediction without any 1 (the audit records the case as failed)
+    with pytest.raises(IndexError):
+        weighted(Y_TRUE, np.zeros(20, np.int8))

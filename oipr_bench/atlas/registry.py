@@ -10,7 +10,7 @@ __all__ = ["PACKAGE_MODULES", "adapters", "by_id"]
 
 #: Adapter modules of :mod:`oipr_bench.atlas`, one per package family.
 PACKAGE_MODULES: tuple[str, ...] = ("builtins", "tsadmetrics", "prts", "tsb_ad", "tadpak", "pate", "vus", "timeeval",
-                                    "adapters.vus_variants", "adapters.merlion", "adapters.aeon", "adapters.dtaianomaly",
+                                    "adapters.vus_variants", "adapters.merlion", "adapters.adtk", "adapters.tsb_uad", "adapters.orion", "adapters.aeon", "adapters.dtaianomaly",
                                     "adapters.cce", "adapters.tadmetric", "adapters.telemeval")
 
 
