@@ -17,11 +17,13 @@ Rows (``basic_metricor()`` with its defaults):
   (0.5 - mean score) times exp(-uncertainty), on min-max normalised scores.
   Range [-1, 1].
 - ``PA%K-AUC`` (binary): ``metric_PA_percentile_K(labels, score, preds=y_pred)``,
-  point-adjusted F1 averaged over 100 values of K in [0, 1].
+  point-adjusted F1 averaged over 100 values of K in [0, 1]; slow (a Python loop per K: its
+  audit took 354 s on the loaded 2-core machine, about 0.8 s per call).
 - ``Reduced-F1`` (binary): ``metric_Reduced_F1(labels, score, preds=y_pred)``,
   point adjustment then every anomaly shortened to floor(log3(length + 3)) points.
 - ``N-Affiliation`` (binary): ``metric_N_Affiliation_f1_pre_rec``: affiliation
-  precision rescaled to 2 (P - 0.5), signed F1 with the recall.  Range [-1, 1].
+  precision rescaled to 2 (P - 0.5), the signed F1 of that and the recall, as one score in
+  [-1, 1] (the rescaled precision is negative below P = 0.5, so it is not returned as a precision).
 
 Reproduced by hand (one case): y_true = y_pred with one anomaly [2, 6) in 20
 points.  The normalised scores are 1/(1 + 1e-8) inside and 0 outside; every
@@ -88,10 +90,22 @@ def _f_p_r(method: str, pred_kw: str) -> Callable[[Mapping[str, Any]], Any]:
     return build
 
 
+def _signed_f(params: Mapping[str, Any]) -> Any:
+    """N-Affiliation's signed F alone: its precision 2 (P - 0.5) is negative below P = 0.5, so it is no
+    precision in [0, 1] and the row is a score in [-1, 1]."""
+    call = _grader().metric_N_Affiliation_f1_pre_rec
+
+    def fn(y_true: Any, y_pred: Any) -> float:
+        pred = as_labels(y_pred)
+        return float(call(as_labels(y_true), pred.astype(float), pred=pred)[0])
+
+    return fn
+
+
 def _row(metric: str, family: str, build: Any, *, input_kind: str, params: Any = None, kind: str = "score",
-         bounds: tuple[float | None, float | None] = (0.0, 1.0), note: str = "", group: str | None = None) -> Adapter:
+         bounds: tuple[float | None, float | None] = (0.0, 1.0), note: str = "", group: str | None = None, slow: bool = False) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, bounds=bounds, note=note,
-                   group=group, env=ENV)
+                   group=group, slow=slow, env=ENV)
 
 
 ADAPTERS: list[Adapter] = [
@@ -99,9 +113,9 @@ ADAPTERS: list[Adapter] = [
          params={"method": "bayesian_v2", "confidence_level": 0.5, "n_samples": 30, "positive_constraint": False, "bayesian_scale": 10},
          note="basic_metricor().metric_CCE(y_true, scores) (metrics.basic_metrics imported with a stand-in torch)"),
     _row("PA%K-AUC", "point-adjusted", _f_p_r("metric_PA_percentile_K", "preds"), input_kind="binary", kind="pr", params={"num_K": 100},
-         note="metric_PA_percentile_K(y_true, y_pred, preds=y_pred) -> (F, P, R) as (P, R, F)"),
+         note="metric_PA_percentile_K(y_true, y_pred, preds=y_pred) -> (F, P, R) as (P, R, F)", slow=True),
     _row("Reduced-F1", "point-adjusted", _f_p_r("metric_Reduced_F1", "preds"), input_kind="binary", kind="pr",
          note="metric_Reduced_F1(y_true, y_pred, preds=y_pred) -> (F, P, R) as (P, R, F)"),
-    _row("N-Affiliation", "affiliation", _f_p_r("metric_N_Affiliation_f1_pre_rec", "pred"), input_kind="binary", kind="pr", bounds=(-1.0, 1.0),
-         note="metric_N_Affiliation_f1_pre_rec(y_true, y_pred, pred=y_pred) -> (F, P, R) as (P, R, F); P rescaled to 2 (P - 0.5)"),
+    _row("N-Affiliation", "affiliation", _signed_f, input_kind="binary", kind="score", bounds=(-1.0, 1.0),
+         note="metric_N_Affiliation_f1_pre_rec(y_true, y_pred, pred=y_pred)[0]: the signed F of 2 (P - 0.5) and R"),
 ]
