@@ -234,6 +234,8 @@ ONE_POINT_EVENTS = "one_point_events"
 NO_ANOMALY = "no_anomaly"
 CONSTANT_PREDICTIONS = "constant_predictions"
 LONG_SERIES = "long_series"
+CARDINALITY = "cardinality"
+PERCENT_BOUNDARY = "percent_boundary"
 #: The named families of generated series pairs a differential run compares, in report order.
 FAMILIES: tuple[str, ...] = (RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY,
-                             CONSTANT_PREDICTIONS, LONG_SERIES)
+                             CONSTANT_PREDICTIONS, LONG_SERIES, CARDINALITY, PERCENT_BOUNDARY)
