@@ -34,8 +34,9 @@ families, each aimed at one kind of input (:data:`oipr_bench.vocabulary.FAMILIES
     it, for the reference's ``K``, 0, 100 and 7 (:mod:`oipr_bench.testing.sweeps`).
 
 Every pair is derandomized: pair ``i`` of family ``f`` comes from
-``numpy.random.default_rng([seed, FAMILIES.index(f), i])``, so two runs with
-the same seed try the same inputs and any one pair can be rebuilt alone.
+``numpy.random.default_rng([seed, SEED_NUMBERS[f], i])`` (a family's number is fixed
+when it is added, whatever its place in the report), so two runs with the same seed
+try the same inputs and any one pair can be rebuilt alone.
 Events are half-open ``[start, end)`` lists (paper, Sec. III-A).
 """
 
@@ -60,7 +61,7 @@ from ..vocabulary import (
 )
 from .sweeps import CARDINALITY_COUNTS, CARDINALITY_RANGE, cardinality_layout, percent_layout
 
-__all__ = ["SeriesPair", "BLOCK_SIZES", "DEFAULT_SCALES", "LONG_RANDOM_LENGTHS", "MAX_EVENTS", "scales_of",
+__all__ = ["SeriesPair", "BLOCK_SIZES", "DEFAULT_SCALES", "LONG_RANDOM_LENGTHS", "MAX_EVENTS", "SEED_NUMBERS", "scales_of",
            "boundary_lengths", "family_pairs", "make_pair"]
 
 Events = list[list[int]]
@@ -76,6 +77,10 @@ BLOCK_SIZES: tuple[int, ...] = tuple(sorted({RB_BLOCK, TAPR_BLOCK, 4 * TAPR_BLOC
 DEFAULT_SCALES: dict[str, float] = {"delta": 5, "l_dis": 5, "l_obs": 20, "k": 50}
 #: Range of the log-uniform lengths of ``long_series`` after the block-edge lengths.
 LONG_RANDOM_LENGTHS: tuple[int, int] = (4097, 65537)
+#: The number of each family in the seed of its pairs: the order the families were added in.
+SEED_NUMBERS: dict[str, int] = {f: i for i, f in enumerate((
+    RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY, CONSTANT_PREDICTIONS,
+    LONG_SERIES, CARDINALITY, PERCENT_BOUNDARY))}
 #: Default most events in one series of ``cardinality`` (its largest fixed count).
 MAX_EVENTS: int = max(*CARDINALITY_COUNTS, CARDINALITY_RANGE[1])
 
@@ -320,7 +325,7 @@ def make_pair(family: str, index: int, seed: int = 0, scales: Mapping[str, float
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; families are {', '.join(FAMILIES)}")
-    rng = np.random.default_rng([seed, FAMILIES.index(family), index])
+    rng = np.random.default_rng([seed, SEED_NUMBERS[family], index])
     sc = scales_of(None) if scales is None else {**DEFAULT_SCALES, **scales}
     if family == LONG_SERIES:
         length, true, pred = _long_series(rng, sc, index, max_length)

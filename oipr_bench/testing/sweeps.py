@@ -37,7 +37,7 @@ Events = list[list[int]]
 #: 2^15-event blocks of AM's zones and TaPR's bounds, each just below, at and above.
 CARDINALITY_COUNTS: tuple[int, ...] = (255, 256, 257, 32767, 32768, 32769)
 #: Range of the log-uniform event counts after :data:`CARDINALITY_COUNTS`.
-CARDINALITY_RANGE: tuple[int, int] = (50, 20000)
+CARDINALITY_RANGE: tuple[int, int] = (50, 10000)
 #: Thresholds swept after the reference's own ``K``.
 PERCENT_EXTRA_K: tuple[float, ...] = (0, 100, 7)
 #: Longest event of the percent sweep.
