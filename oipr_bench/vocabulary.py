@@ -237,6 +237,6 @@ LONG_SERIES = "long_series"
 CARDINALITY = "cardinality"
 PERCENT_BOUNDARY = "percent_boundary"
 #: The named families of generated series pairs a differential run compares, in report order (the
-#: slowest last).  Their seed numbers are the order they were added in (``testing.families.SEED_NUMBERS``).
+#: slowest for a loop-by-loop evaluator last).  Their seed numbers are the order they were added in (``testing.families.SEED_NUMBERS``).
 FAMILIES: tuple[str, ...] = (RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY,
-                             CONSTANT_PREDICTIONS, PERCENT_BOUNDARY, CARDINALITY, LONG_SERIES)
+                             CONSTANT_PREDICTIONS, PERCENT_BOUNDARY, LONG_SERIES, CARDINALITY)

@@ -6,7 +6,8 @@ smaller while they still disagree: fewer points, fewer events, shorter events.
 It works on event lists (half-open ``[start, end)``, paper Sec. III-A), greedily:
 the first smaller candidate that still fails (twice: it is called again before it is
 kept, so a non-deterministic evaluator misleads it less) replaces the pair, and the
-search starts again from it; it stops when no candidate fails (``finished``) or when
+search goes on from it (from the move that succeeded if it shortened the series, else
+from the first); it stops when no candidate fails (``finished``) or when
 the budget runs out (then it returns the smallest pair reached).
 
 Every candidate is strictly smaller in ``(length, events, event points)``, compared in
@@ -14,9 +15,12 @@ that order (:meth:`Pair.key`), so the search ends.  The candidates, most reducin
 
 1. whole-series moves: every event of one series shortened to its first point; every
    event of one series merged into one block (filled, or packed: the same number of
-   points from the first start); every gap between event bounds cut to one point;
+   points from the first start); every gap between event bounds cut to one point, and the
+   points before the first bound and after the last cut, all at once;
 2. drop a chunk of events of one series (half of them, a quarter, ... at most
-   :data:`POSITIONS` chunks per size), then every single event;
+   :data:`POSITIONS` chunks per size), then every single event (in a series of more than
+   :data:`MANY` events, the single-event moves here and below take :data:`SPREAD` evenly
+   spread events: one pass stays short, and the chunks and whole-series moves do the bulk);
 3. merge two adjacent events of one series: fill the gap between them, or pack them
    into one event of their summed length (the points stay, the pieces go);
 4. cut the points before the first event and after the last one, and each gap
@@ -35,8 +39,8 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, NamedTuple
 
-__all__ = ["Pair", "ShrinkOutcome", "shrink", "delete_points", "normal", "candidates", "POSITIONS", "JOINT_ALL",
-           "JOINT_REACH"]
+__all__ = ["Pair", "ShrinkOutcome", "shrink", "delete_points", "normal", "candidates", "MAKERS", "POSITIONS", "JOINT_ALL",
+           "JOINT_REACH", "MANY", "SPREAD"]
 
 Events = list[list[int]]
 
@@ -46,6 +50,10 @@ POSITIONS = 16
 JOINT_ALL = 40
 #: Beyond :data:`JOINT_ALL` stretches, only stretches at most this far apart are shortened together.
 JOINT_REACH = 2
+#: A series with more events than this gets its single-event moves (drop, merge, shorten, joint) at
+#: :data:`SPREAD` evenly spread events only, so that one pass over the candidates stays short.
+MANY = 64
+SPREAD = 32
 
 
 class Pair(NamedTuple):
@@ -117,6 +125,13 @@ def _with(pair: Pair, which: int, events: Events) -> Pair:
     return Pair(pair.length, *((normal(events, pair.length), p) if which == 0 else (t, normal(events, pair.length))))
 
 
+def _spread(n: int) -> list[int]:
+    """``range(n)``, or :data:`SPREAD` evenly spread indices of it when ``n`` exceeds :data:`MANY`."""
+    if n <= MANY:
+        return list(range(n))
+    return sorted({round(k * (n - 1) / (SPREAD - 1)) for k in range(SPREAD)})
+
+
 def _series(pair: Pair) -> Iterator[tuple[int, Events]]:
     yield 0, pair.y_true_events
     yield 1, pair.y_pred_events
@@ -130,7 +145,7 @@ def _drops(pair: Pair) -> Iterator[Pair]:
             for k in range(0, slots, max(1, slots // POSITIONS)):
                 yield _with(pair, which, ev[:k * width] + ev[k * width + width:])
             width //= 2
-        for i in range(len(ev)):
+        for i in _spread(len(ev)):
             yield _with(pair, which, ev[:i] + ev[i + 1:])
 
 
@@ -149,13 +164,15 @@ def _whole(pair: Pair) -> Iterator[Pair]:
             yield _with(pair, which, [_packed(ev)])
     bounds = _bounds(pair)
     spans = [(a + 1, b) for a, b in zip(bounds, bounds[1:]) if b - a > 1]
-    if len(spans) > 1:
+    if bounds:  # and the points before the first bound and after the last
+        spans += [(0, bounds[0]), (bounds[-1], pair.length)]
+    if len([a for a, b in spans if b > a]) > 1:
         yield delete_spans(pair, spans)
 
 
 def _merges(pair: Pair) -> Iterator[Pair]:
     for which, ev in _series(pair):
-        for i in range(len(ev) - 1):
+        for i in _spread(len(ev) - 1):
             yield _with(pair, which, ev[:i] + [[ev[i][0], ev[i + 1][1]]] + ev[i + 2:])
             yield _with(pair, which, ev[:i] + [_packed(ev[i:i + 2])] + ev[i + 2:])
 
@@ -187,7 +204,8 @@ def _joint(pair: Pair) -> Iterator[Pair]:
     cuts = sorted({0, pair.length, *_bounds(pair)})
     stretches = list(zip(cuts, cuts[1:]))
     reach = len(stretches) if len(stretches) <= JOINT_ALL else JOINT_REACH
-    for i, (a1, b1) in enumerate(stretches):
+    for i in _spread(len(stretches)) if len(stretches) > JOINT_ALL else range(len(stretches)):
+        a1, b1 = stretches[i]
         for a2, b2 in stretches[i + 1:i + 1 + reach]:
             half = min(b1 - a1, b2 - a2) // 2
             for by in sorted({1, half} - {0}, reverse=True):
@@ -207,28 +225,37 @@ def _block_cuts(pair: Pair) -> Iterator[Pair]:
 
 def _shortenings(pair: Pair) -> Iterator[Pair]:
     for which, ev in _series(pair):
-        for i, (s, e) in enumerate(ev):
+        for i in _spread(len(ev)):
+            s, e = ev[i]
             if e - s < 2:
                 continue
             for short in ([s, s + 1], [e - 1, e], [s, s + (e - s) // 2], [s + (e - s) // 2, e], [s + 1, e], [s, e - 1]):
                 yield _with(pair, which, ev[:i] + [short] + ev[i + 1:])
 
 
-def candidates(pair: Pair) -> Iterator[Pair]:
-    """Smaller pairs to try, most reducing first (see the module docstring); each one once."""
+MAKERS = (_whole, _drops, _merges, _gap_cuts, _joint, _shortenings, _block_cuts)
+
+
+def candidates(pair: Pair, first: int = 0) -> Iterator[tuple[int, Pair]]:
+    """Smaller pairs to try, most reducing first (see the module docstring), each once, with the number
+    of the move that made them; from move ``first`` on."""
     key = pair.key()
     seen: set[tuple] = set()
-    for maker in (_whole, _drops, _merges, _gap_cuts, _joint, _shortenings, _block_cuts):
+    for number, maker in enumerate(MAKERS[first:], start=first):
         for cand in maker(pair):
             if cand.length >= 1 and cand.key() < key:
                 ident = (cand.length, tuple(map(tuple, cand.y_true_events)), tuple(map(tuple, cand.y_pred_events)))
                 if ident not in seen:
                     seen.add(ident)
-                    yield cand
+                    yield number, cand
 
 
 def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm: int = 1) -> ShrinkOutcome:
     """The smallest pair reached from ``pair`` on which ``fails`` stays true, within ``budget`` seconds.
+
+    After a move shortens the series the next pass starts at that move (the earlier ones failed
+    on a longer pair a moment ago); after any other move it starts from the top.  Only a full pass
+    in which no move succeeds ends the search.
 
     Parameters
     ----------
@@ -248,16 +275,19 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm:
         ``path`` holds every pair kept, ``pair`` first.
     """
     start = time.perf_counter()
-    steps = tried = 0
+    steps = tried = first = 0
     path = [pair]
     while True:
-        for cand in candidates(pair):
+        for number, cand in candidates(pair, first):
             if time.perf_counter() - start > budget:
                 return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, False, tuple(path))
             tried += 1
             if fails(cand) and all(fails(cand) for _ in range(confirm)):
-                pair, steps = cand, steps + 1
+                # a shorter series: go on with the move that made it; else start again from the top
+                pair, steps, first = cand, steps + 1, (number if cand.length < pair.length else 0)
                 path.append(pair)
                 break
         else:
-            return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, True, tuple(path))
+            if first == 0:
+                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, True, tuple(path))
+            first = 0
