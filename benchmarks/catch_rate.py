@@ -14,9 +14,9 @@ when none of its ``N`` pairs does; the last row is the catch rate per family (bu
 No shrinking (only whether and where a family catches a bug is measured).
 
 The copies of RP/RR and AM take time in the square of the events, so against them the
-``cardinality`` family stops at :data:`QUADRATIC_MAX_EVENTS` events per series (its 8-bit
-counts 255-257 included; see tests/test_differential_builtins.py); the other copies meet
-every count up to 32,769.
+``cardinality`` and ``many_events`` families stop at :data:`QUADRATIC_MAX_EVENTS` events per
+series (the 8-bit counts 255-257 included; see tests/test_differential_builtins.py); the other
+copies meet every count up to 32,769.
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ families, each aimed at one kind of input (:data:`oipr_bench.vocabulary.FAMILIES
     evaluators (:data:`BLOCK_SIZES`), then lengths log-uniform in
     ``[4097, 65537]``; a few events each, some straddling block edges and the ends.
 ``cardinality``
-    One predicted event over hundreds to tens of thousands of true events, and one
-    true event under as many predicted events (:mod:`oipr_bench.testing.sweeps`).
+    One predicted event over hundreds of true events, and one true event under as
+    many predicted events, in at most 4,096 points (:mod:`oipr_bench.testing.sweeps`).
+``many_events``
+    The same with tens of thousands of events, in long series.
 ``percent_boundary``
     Every event length 1 to 200 at the hit counts just below, at and above ``K %`` of
     it, for the reference's ``K``, 0, 100 and 7 (:mod:`oipr_bench.testing.sweeps`).
@@ -57,9 +59,9 @@ from ..evaluators.kernels.tapr import MAX_BLOCK as TAPR_MAX_BLOCK
 from ..scenarios.events import to_events
 from ..vocabulary import (
     BOUNDARY_EVENTS, CARDINALITY, CLOSE_EVENTS, CONSTANT_PREDICTIONS, FAMILIES, K_BOUNDARY, LONG_SERIES, NO_ANOMALY,
-    ONE_POINT_EVENTS, PERCENT_BOUNDARY, RANDOM_DENSITY,
+    MANY_EVENTS, ONE_POINT_EVENTS, PERCENT_BOUNDARY, RANDOM_DENSITY,
 )
-from .sweeps import CARDINALITY_COUNTS, CARDINALITY_RANGE, cardinality_layout, percent_layout
+from .sweeps import MANY_EVENTS_COUNTS, MANY_EVENTS_RANGE, cardinality_layout, percent_layout
 
 __all__ = ["SeriesPair", "BLOCK_SIZES", "DEFAULT_SCALES", "LONG_RANDOM_LENGTHS", "MAX_EVENTS", "SEED_NUMBERS", "scales_of",
            "boundary_lengths", "family_pairs", "make_pair"]
@@ -80,9 +82,9 @@ LONG_RANDOM_LENGTHS: tuple[int, int] = (4097, 65537)
 #: The number of each family in the seed of its pairs: the order the families were added in.
 SEED_NUMBERS: dict[str, int] = {f: i for i, f in enumerate((
     RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY, CONSTANT_PREDICTIONS,
-    LONG_SERIES, CARDINALITY, PERCENT_BOUNDARY))}
-#: Default most events in one series of ``cardinality`` (its largest fixed count).
-MAX_EVENTS: int = max(*CARDINALITY_COUNTS, CARDINALITY_RANGE[1])
+    LONG_SERIES, CARDINALITY, PERCENT_BOUNDARY, MANY_EVENTS))}
+#: Default most events in one series of ``cardinality`` and ``many_events`` (the largest fixed count).
+MAX_EVENTS: int = max(*MANY_EVENTS_COUNTS, MANY_EVENTS_RANGE[1])
 
 
 class SeriesPair(NamedTuple):
@@ -320,7 +322,7 @@ def make_pair(family: str, index: int, seed: int = 0, scales: Mapping[str, float
     max_length : int
         Longest block-edge length of ``long_series`` (default: just above the largest block size).
     max_events : int
-        Most events in one series of ``cardinality`` (default :data:`MAX_EVENTS`); a loop-by-loop
+        Most events in one series of ``cardinality`` and ``many_events`` (default :data:`MAX_EVENTS`); a loop-by-loop
         evaluator whose time grows with the square of the events may need fewer.
     """
     if family not in FAMILIES:
@@ -329,8 +331,8 @@ def make_pair(family: str, index: int, seed: int = 0, scales: Mapping[str, float
     sc = scales_of(None) if scales is None else {**DEFAULT_SCALES, **scales}
     if family == LONG_SERIES:
         length, true, pred = _long_series(rng, sc, index, max_length)
-    elif family == CARDINALITY:
-        length, true, pred = cardinality_layout(rng, index, max_events)
+    elif family in (CARDINALITY, MANY_EVENTS):
+        length, true, pred = cardinality_layout(rng, index, max_events, many=family == MANY_EVENTS)
     elif family == PERCENT_BOUNDARY:
         length, true, pred = percent_layout(rng, index, sc["k"])
     else:

@@ -1,4 +1,4 @@
-"""The two sweeping families of the differential mode: ``cardinality`` and ``percent_boundary``.
+"""The sweeping families of the differential mode: ``cardinality``, ``many_events``, ``percent_boundary``.
 
 :mod:`oipr_bench.testing.families` registers them; this module only lays out the events.
 
@@ -6,10 +6,14 @@
     One event of one series over many events of the other: even pairs put one
     predicted event over ``count`` true events, odd pairs one true event under
     ``count`` predicted events (the reciprocal cardinality factor of RP/RR,
-    Tatbul et al. 2018 eq. 7; AM's zones; TaPR's bounds).  The first counts are
-    :data:`CARDINALITY_COUNTS` (a counter of 8 bits wraps at 256; AM and TaPR work in
-    blocks of 2^15 events), fully covered; then ``count`` is log-uniform in
-    :data:`CARDINALITY_RANGE` and the one event covers all of them or a part.
+    Tatbul et al. 2018 eq. 7).  The first counts are :data:`CARDINALITY_COUNTS`
+    (a counter of 8 bits wraps at 256), fully covered; then ``count`` is
+    log-uniform in :data:`CARDINALITY_RANGE` and the one event covers all of them
+    or a part.  Series of at most :data:`CARDINALITY_LENGTH` points.
+``many_events``
+    The same layouts with tens of thousands of events: first :data:`MANY_EVENTS_COUNTS`
+    (AM's zones and TaPR's bounds come in blocks of 2^15 events), then log-uniform in
+    :data:`MANY_EVENTS_RANGE`; long series.
 ``percent_boundary``
     Every event length ``n`` in 1 .. :data:`PERCENT_MAX_LENGTH` at the hit counts
     around ``K * n / 100``: ``floor - 1``, ``floor``, ``ceil``, ``ceil + 1`` (so ``K % * n``
@@ -28,16 +32,21 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["CARDINALITY_COUNTS", "CARDINALITY_RANGE", "PERCENT_EXTRA_K", "PERCENT_MAX_LENGTH", "EVENTS_PER_PAIR",
+__all__ = ["CARDINALITY_COUNTS", "CARDINALITY_RANGE", "CARDINALITY_LENGTH", "MANY_EVENTS_COUNTS", "MANY_EVENTS_RANGE",
+           "PERCENT_EXTRA_K", "PERCENT_MAX_LENGTH", "EVENTS_PER_PAIR",
            "cardinality_layout", "percent_sweep", "percent_layout"]
 
 Events = list[list[int]]
 
-#: Event counts tried first, each in both orientations: an 8-bit counter's wrap (2^8) and the
-#: 2^15-event blocks of AM's zones and TaPR's bounds, each just below, at and above.
-CARDINALITY_COUNTS: tuple[int, ...] = (255, 256, 257, 32767, 32768, 32769)
-#: Range of the log-uniform event counts after :data:`CARDINALITY_COUNTS`.
-CARDINALITY_RANGE: tuple[int, int] = (50, 10000)
+#: Event counts ``cardinality`` tries first, each in both orientations: an 8-bit counter's wrap.
+CARDINALITY_COUNTS: tuple[int, ...] = (255, 256, 257)
+#: Range of its log-uniform event counts after those; its series stay within :data:`CARDINALITY_LENGTH`.
+CARDINALITY_RANGE: tuple[int, int] = (50, 1000)
+CARDINALITY_LENGTH = 4096
+#: Event counts ``many_events`` tries first: the 2^15-event blocks of AM's zones and TaPR's bounds.
+MANY_EVENTS_COUNTS: tuple[int, ...] = (32767, 32768, 32769)
+#: Range of its log-uniform event counts after those (series of any length).
+MANY_EVENTS_RANGE: tuple[int, int] = (1000, 10000)
 #: Thresholds swept after the reference's own ``K``.
 PERCENT_EXTRA_K: tuple[float, ...] = (0, 100, 7)
 #: Longest event of the percent sweep.
@@ -46,25 +55,32 @@ PERCENT_MAX_LENGTH = 200
 EVENTS_PER_PAIR = 3
 
 
-def _count(rng: np.random.Generator, index: int, max_events: int) -> tuple[int, bool]:
+def _count(rng: np.random.Generator, index: int, max_events: int, many: bool) -> tuple[int, bool]:
     """The event count of pair ``index`` and whether it is one of the fixed counts (always fully covered)."""
-    fixed = [c for c in CARDINALITY_COUNTS if c <= max_events]
+    counts, (lo, hi) = (MANY_EVENTS_COUNTS, MANY_EVENTS_RANGE) if many else (CARDINALITY_COUNTS, CARDINALITY_RANGE)
+    fixed = [c for c in counts if c <= max_events]
     if index // 2 < len(fixed):
         return fixed[index // 2], True
-    lo, hi = min(CARDINALITY_RANGE[0], max_events), min(CARDINALITY_RANGE[1], max_events)
+    lo, hi = min(lo, max_events), min(hi, max_events)
     return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi))))), False
 
 
-def cardinality_layout(rng: np.random.Generator, index: int, max_events: int) -> tuple[int, Events, Events]:
-    """``(length, y_true events, y_pred events)`` of pair ``index`` of ``cardinality``.
+def cardinality_layout(rng: np.random.Generator, index: int, max_events: int,
+                       many: bool = False) -> tuple[int, Events, Events]:
+    """``(length, y_true events, y_pred events)`` of pair ``index`` of ``cardinality`` (or ``many_events``).
 
     Parameters
     ----------
     max_events : int
         Most events in one series (at least 1); the fixed counts above it are skipped.
+    many : bool
+        ``many_events`` (tens of thousands, long series) instead of ``cardinality`` (hundreds,
+        at most :data:`CARDINALITY_LENGTH` points).
     """
-    count, fixed = _count(rng, index, max(1, max_events))
+    count, fixed = _count(rng, index, max(1, max_events), many)
     longest, widest = int(rng.choice([1, 1, 2, 3])), int(rng.choice([1, 2, 4]))
+    if not many and count * (longest + widest) + 8 > CARDINALITY_LENGTH:
+        longest, widest = 1, max(1, min(widest, (CARDINALITY_LENGTH - 8) // count - 1))
     lengths = rng.integers(1, longest + 1, size=count)
     gaps = rng.integers(1, widest + 1, size=count)
     starts = int(rng.integers(0, 4)) + np.concatenate([[0], np.cumsum(lengths + gaps)[:-1]])
