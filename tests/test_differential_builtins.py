@@ -6,8 +6,9 @@ By default every family but ``long_series`` runs on :data:`QUICK_N` pairs (``car
 :data:`FULL_N` = 1,000 pairs, ``long_series`` included: lengths at every block size of the
 built-ins up to 2^21 + 1 points, then log-uniform in [4097, 65537].  The oracles of RP/RR and
 AM take time in the square of the events, so against them ``cardinality`` and ``many_events``
-stop at :data:`QUADRATIC_MAX_EVENTS` events per series (the 8-bit counts 255-257 included); the
-other five oracles check every count up to 32,769.  How long the full run takes is measured by
+stop at :data:`QUADRATIC_MAX_EVENTS` events per series (the 8-bit counts 255-257 included), and
+``many_events`` runs on :data:`QUADRATIC_MANY_EVENTS_N` pairs there; the other five oracles check
+every count up to 32,769.  How long the full run takes is measured by
 ``benchmarks/differential.py`` (docs/regression-testing.md), not here.
 """
 
@@ -34,9 +35,16 @@ QUADRATIC = ("RP/RR", "AM")
 QUADRATIC_MAX_EVENTS = 300
 
 
+#: Pairs of ``many_events`` against the quadratic oracles (capped, each pair holds 300 events; ``cardinality``
+#: covers those counts on all its pairs).
+QUADRATIC_MANY_EVENTS_N = 50
+
+
 def _run(name: str, family: str, n: int) -> None:
     builtin = evaluators.get(name)
     cap = QUADRATIC_MAX_EVENTS if name in QUADRATIC else MAX_EVENTS
+    if name in QUADRATIC and family == MANY_EVENTS:
+        n = min(n, QUADRATIC_MANY_EVENTS_N)
     res = run_family(lambda t, y: call_evaluator(builtin, t, y), oracle(name, **builtin.params), family,
                      name=f"the {name} oracle", n=n, params=builtin.params, shrink_budget=10.0, max_events=cap)
     assert res.status == PASSED, res.message
