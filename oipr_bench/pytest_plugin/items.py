@@ -15,6 +15,7 @@ import pytest
 
 from ..vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED, UNEXPECTED_PASS
 from ..vocabulary import METRIC_PROPERTIES
+from ..auditing.regression.configured import compares_cases
 
 __all__ = ["STATE", "PluginState", "state_of", "MARKERS", "OiprCollector", "OiprItem", "OiprCheckFailed",
            "DeclaredDeviation"]
@@ -111,7 +112,7 @@ class OiprCollector(pytest.Collector):
         keys += [("sanity", name) for name in session.sanity_checks]
         keys += [("characteristic", name) for name in CHARACTERISTICS if table5]
         keys += [("property", name) for name in METRIC_PROPERTIES if session.runs_properties]
-        if session.options.reference is not None and table5:
+        if compares_cases(session.options) and table5:  # a score reference: its differential items only
             keys += [("reference", cid) for cid in state.case_ids]
         keys += [("differential", family) for family in session.families]
         items = []
