@@ -22,7 +22,10 @@ import pytest
 
 import oipr_bench
 from oipr_bench import evaluators
-from oipr_bench.auditing.options import OptionError
+from oipr_bench.auditing.calling.resolve import resolve
+from oipr_bench.auditing.options import AuditOptions, OptionError
+from oipr_bench.auditing.profile.profiles import AuditSession
+from oipr_bench.auditing.regression.differential import DifferentialResult
 from oipr_bench.auditing.profile.results import Profile
 from oipr_bench.errors import UsageError
 from oipr_bench.jsondata import schema_problem
@@ -32,19 +35,27 @@ from oipr_bench.vocabulary import FAILED, PASSED
 
 pytest_plugins = ["pytester"]
 
-#: A user's AUC-ROC written without scikit-learn: the Mann-Whitney statistic, a tie counted as half a win.
+#: A user's AUC-ROC written without scikit-learn: the Mann-Whitney statistic from average ranks (a tie
+#: between an anomalous and a normal point is half a win).  ``TIE_RANK = "min"`` plants a bug: ties lose.
 OWN_AUC = textwrap.dedent("""
     import numpy as np
+
+    TIE_RANK = "average"
 
     def auc(y_true, scores):
         y = np.asarray(y_true) == 1
         s = np.asarray(scores, dtype=float)
-        pos, neg = s[y], s[~y]
-        if len(pos) == 0 or len(neg) == 0:
+        n_pos, n_neg = int(y.sum()), int((~y).sum())
+        if n_pos == 0 or n_neg == 0:
             raise ValueError("AUC-ROC needs both classes")
-        wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-        return float(wins / (len(pos) * len(neg)))
+        values, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+        first = np.cumsum(counts) - counts + 1  # the lowest rank of each distinct value
+        rank = first + (counts - 1) / 2 if TIE_RANK == "average" else first.astype(float)
+        ranks = rank[inverse.ravel()]
+        return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 """)
+
+BUGGY_AUC = OWN_AUC.replace('TIE_RANK = "average"', 'TIE_RANK = "min"')
 
 PR = "def f(y_true, y_pred):\n    return 0.5, 0.5\n"
 
@@ -85,26 +96,46 @@ def test_a_correct_score_evaluator_passes_against_auc_roc(own_auc: str) -> None:
     assert Profile.from_dict(d).differential_results == res
 
 
-@pytest.mark.parametrize("kind", ["roc_ties", "threshold_grid"])
-def test_a_planted_score_bug_is_caught_through_audit(tmp_path: Path, kind: str) -> None:
+def _first_failure(spec: str, bug) -> object:
+    """The audit session every front end drives, its differential items in order until one fails."""
+    options = AuditOptions(input_kind="scores", reference=bug.reference, reference_params=dict(bug.reference_params),
+                           differential=20, sanity=False, suite="properties", shrink_budget=10.0)
+    with AuditSession(resolve(spec, {}), options) as session:
+        assert session.families == SCORE_FAMILIES
+        for family in session.families:
+            res = session.differential_result(family)
+            if res.status == FAILED:
+                return res
+    raise AssertionError(f"no score family caught the bug planted in {spec}")
+
+
+@pytest.mark.parametrize("kind", sorted(SCORE_PLANTED))
+def test_a_planted_score_bug_is_caught_through_the_audit_session(tmp_path: Path, kind: str) -> None:
     bug = SCORE_PLANTED[kind]
     spec = write_planted(kind, tmp_path)
-    profile = oipr_bench.audit(spec, input="scores", reference=bug.reference, reference_params=dict(bug.reference_params),
-                               differential=20, sanity=False, suite="properties", shrink_budget=10.0)
-    bad = [r for r in profile.differential_results.values() if r.status == FAILED]
-    assert bad and not profile.ok, f"{kind} was not caught"
-    first = bad[0]
+    first = _first_failure(spec, bug)
     assert first.found is not None and first.shrunk is not None and first.shrunk.problem
     assert len(first.shrunk.pair.scores) <= len(first.found.pair.scores)
-    assert any(line.startswith(f"differential[{first.family}]: ") and "reproduce: " in line
-               for line in profile.failures())
+    assert first.failure_line.startswith(f"differential[{first.family}]: ") and "reproduce: " in first.failure_line
     # the reproduction rebuilds a case on which the copy and the reference differ
     namespace: dict = {}
     exec(first.reproduction, namespace)
-    copy = oipr_bench.auditing.calling.resolve.resolve(spec, {}).fn
-    mine = copy(namespace["y_true"], namespace["scores"])
+    mine = resolve(spec, {}).fn(namespace["y_true"], namespace["scores"])
     ref = evaluators.get(bug.reference, **dict(bug.reference_params))(namespace["y_true"], namespace["scores"])
     assert not math.isclose(mine, ref, abs_tol=1e-9), (mine, ref)
+    assert first.shrunk.mine == pytest.approx(mine, abs=1e-12) and first.shrunk.reference == pytest.approx(ref, abs=1e-12)
+    assert DifferentialResult.from_dict(json.loads(json.dumps(first.to_dict()))) == first
+
+
+def test_a_buggy_score_evaluator_fails_through_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "buggy_auc.py").write_text(BUGGY_AUC)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    profile = oipr_bench.audit("buggy_auc:auc", input="scores", reference="AUC-ROC", differential=10, sanity=False,
+                               suite="properties", shrink_budget=5.0)
+    bad = [r for r in profile.differential_results.values() if r.status == FAILED]
+    assert bad and not profile.ok
+    assert "rank_ties" in [r.family for r in bad] and "random_scores" not in [r.family for r in bad]
+    assert any(line.startswith("differential[rank_ties]: ") and "np.array(" in line for line in profile.failures())
     d = json.loads(profile.to_json())
     assert schema_problem(d, "report.schema.json") is None
     assert Profile.from_dict(d).differential_results == profile.differential_results
@@ -137,9 +168,8 @@ def test_against_paper_with_a_score_reference_is_refused() -> None:
 
 
 def test_cli_audit_score_differential_and_verify(tmp_path: Path) -> None:
-    kind = "roc_ties"
-    spec = write_planted(kind, tmp_path)
-    proc = _cli(tmp_path, "audit", Path(spec).name, "--input", "scores", "--reference", "AUC-ROC", "--differential", "10",
+    (tmp_path / "buggy_auc.py").write_text(BUGGY_AUC)
+    proc = _cli(tmp_path, "audit", "buggy_auc.py:auc", "--input", "scores", "--reference", "AUC-ROC", "--differential", "10",
                 "--suite", "properties", "--shrink-budget", "5", "--format", "json", "-o", "report.json")
     assert proc.returncode == 1, proc.stderr
     report = json.loads((tmp_path / "report.json").read_text())
@@ -161,3 +191,13 @@ def test_plugin_score_differential_items(pytester: pytest.Pytester) -> None:
     assert counts.get("passed") == len(SCORE_FAMILIES) and not counts.get("failed"), result.stdout.str()
     for family in SCORE_FAMILIES:
         result.stdout.no_fnmatch_line(f"*FAILED*differential[[]{family}[]]*")
+
+
+def test_plugin_catches_a_planted_score_bug(pytester: pytest.Pytester) -> None:
+    spec = write_planted("roc_ties", pytester.path)  # the loop-by-loop copy: the long series are left out
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--evaluator={Path(spec).name}",
+                                           "--oipr-input=scores", "--reference=AUC-ROC", "--oipr-differential=10",
+                                           "-k", "differential and not long_series", "-rf", timeout=300)
+    out = result.stdout.str()
+    assert "FAILED oipr-bench::differential[rank_ties]" in out, out
+    assert "reproduce: import numpy as np; from oipr_bench.scenarios.events import from_events" in out
