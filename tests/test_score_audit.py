@@ -94,6 +94,9 @@ def test_a_correct_score_evaluator_passes_against_auc_roc(own_auc: str) -> None:
     assert schema_problem(d, "report.schema.json") is None
     assert d["reference"]["name"] == "AUC-ROC" and d["reference"]["results"] == []
     assert Profile.from_dict(d).differential_results == res
+    text = profile.format()
+    assert "differential against AUC-ROC (seed 2, 15 cases per family):" in text
+    assert "reference AUC-ROC: a score evaluator, compared on generated cases only" in text
 
 
 def _first_failure(spec: str, bug) -> object:
