@@ -15,7 +15,6 @@ import pytest
 
 from ..vocabulary import NOT_APPLICABLE, CHARACTERISTICS, CRASHED, DEVIATION, FAILED, PASSED, UNDETERMINED, UNEXPECTED_PASS
 from ..vocabulary import METRIC_PROPERTIES
-from ..auditing.regression.configured import compares_cases
 
 __all__ = ["STATE", "PluginState", "state_of", "MARKERS", "OiprCollector", "OiprItem", "OiprCheckFailed",
            "DeclaredDeviation"]
@@ -103,6 +102,8 @@ class OiprCollector(pytest.Collector):
     """Parent node of the oipr-bench items (node id ``oipr-bench``), collected after the user's own tests."""
 
     def collect(self) -> list[pytest.Item]:
+        from ..auditing.regression.configured import compares_cases  # lazy: the plugin module imports almost nothing
+
         state = state_of(self.config)
         if state is None:
             return []
