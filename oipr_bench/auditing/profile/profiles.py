@@ -66,15 +66,15 @@ class AuditSession:
     def __init__(self, resolved: Resolved, options: AuditOptions | None = None) -> None:
         self.resolved = resolved
         self.options = options if options is not None else AuditOptions()
-        own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
-        self.expectations = merge_expectations(own, dict(self.options.expectations),
-                                               base=reference_expectations(AuditSession, self.options))
         o = self.options
         self.declarations = declarations_of(resolved, input_kind=o.input_kind, higher_is_better=o.higher_is_better,
                                             bounds=o.bounds)
         refuse(unchecked_expectation(o.expectations, o.suite_for(self.declarations.input_kind), sanity=o.sanity,
                                      hypothesis_examples=o.hypothesis_examples))  # refused, never ignored
-        refuse(mismatched_reference(o, self.declarations.input_kind, resolved.name))
+        refuse(mismatched_reference(o, self.declarations.input_kind, resolved.name))  # before the reference's row is run
+        own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
+        self.expectations = merge_expectations(own, dict(self.options.expectations),
+                                               base=reference_expectations(AuditSession, self.options))
         self.caller = Caller(resolved.fn, timeout=o.timeout, isolate=o.isolate,
                              input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         #: "pr" or "score": set by the first successful call (:meth:`call`).
