@@ -236,6 +236,10 @@ ONE_POINT_EVENTS = "one_point_events"
 NO_ANOMALY = "no_anomaly"
 CONSTANT_PREDICTIONS = "constant_predictions"
 LONG_SERIES = "long_series"
-#: The named families of generated series pairs a differential run compares, in report order.
+CARDINALITY = "cardinality"
+PERCENT_BOUNDARY = "percent_boundary"
+MANY_EVENTS = "many_events"
+#: The named families of generated series pairs a differential run compares, in report order (the
+#: slowest for a loop-by-loop evaluator last).  Their seed numbers are the order they were added in (``testing.families.SEED_NUMBERS``).
 FAMILIES: tuple[str, ...] = (RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY,
-                             CONSTANT_PREDICTIONS, LONG_SERIES)
+                             CONSTANT_PREDICTIONS, PERCENT_BOUNDARY, CARDINALITY, LONG_SERIES, MANY_EVENTS)

@@ -1,4 +1,7 @@
-"""Atlas adapters: every row runs when its package is importable (skipped with the reason otherwise).
+"""Atlas adapters of the main environment: every row runs when its package is importable (skipped with the reason otherwise).
+
+The rows of the ``modern`` environment (atlas/requirements-modern.txt) are tested in
+tests/test_atlas_modern.py; CI runs each file in its own pinned env and fails on a skip.
 
 The hand-derived example: a 20-point series with one anomaly [2, 6) and a
 prediction [3, 5) covering 2 of its 4 points.  Point-wise: P = 1, R = 1/2,
@@ -23,12 +26,16 @@ Y_PRED = np.zeros(20, np.int8)
 Y_PRED[3:5] = 1
 TWO_THIRDS = 2 / 3
 
-ALL = adapters()
+EVERY = adapters()
+#: The rows of this file's environment (the modern ones: tests/test_atlas_modern.py).
+ALL = [a for a in EVERY if a.env == "main"]
 
 #: Rows whose package crashes on every input (kept in the atlas with the reason).
 #: TSB-AD 1.5 defines ``range_convers_new`` twice in ``basic_metricor``; the later
 #: definition leaves RangeAUC's segment list empty, so it divides by len([]) == 0.
-KNOWN_CRASHES = {"TSB-AD:R-AUC-ROC": ZeroDivisionError, "TSB-AD:R-AUC-PR": ZeroDivisionError}
+#: adtk 0.6.2's event-list metrics call ``Series.iteritems``, removed in pandas 2.0.
+KNOWN_CRASHES = {"TSB-AD:R-AUC-ROC": ZeroDivisionError, "TSB-AD:R-AUC-PR": ZeroDivisionError,
+                 "adtk:precision/recall/f1_score[events]": AttributeError}
 
 
 def _load(row_id: str):
@@ -51,11 +58,15 @@ def _headline(result) -> float:
 
 
 def test_rows_are_many_and_unique():
-    ids = [a.id for a in ALL]
+    ids = [a.id for a in EVERY]
     assert len(ids) == len(set(ids))
-    assert len(ids) >= 57
-    assert {a.package for a in ALL} == {"oipr-bench", "TSADmetrics", "prts", "TSB-AD", "tadpak", "PATE", "vus", "TimeEval"}
-    assert len(PACKAGE_MODULES) == 8
+    assert len(ids) >= 140
+    assert {a.package for a in ALL} == {"oipr-bench", "TSADmetrics", "prts", "TSB-AD", "tadpak", "PATE", "vus", "TimeEval", "salesforce-merlion",
+                                            "adtk", "TSB-UAD", "orion-ml"}
+    assert {a.package for a in EVERY if a.env == "modern"} == {"aeon", "dtaianomaly", "cce", "tadmetric", "telemeval"}
+    assert len({a.package for a in EVERY}) >= 12
+    assert {a.env for a in EVERY} == {"main", "modern"}
+    assert len(PACKAGE_MODULES) == 18
 
 
 def test_declarations_are_valid():
@@ -136,7 +147,7 @@ def test_affiliation_of_a_perfect_detection_is_one(row_id):
 
 def test_tsadmetrics_rows_are_its_registry_with_its_defaults():
     adapter, _ = _load("TSADmetrics:pwf")
-    from oipr_bench.atlas.adapters.tsadmetrics import METRICS, registry
+    from oipr_bench.atlas.adapters.main.tsadmetrics import METRICS, registry
 
     reg = registry()
     assert set(reg._registry) == set(METRICS)
@@ -244,7 +255,7 @@ def test_timeeval_range_fscore_uses_the_precision_bias_for_recall():
 
 def test_tsadmetrics_taf_conventions():
     _load("TSADmetrics:taf")
-    from oipr_bench.atlas.adapters.tsadmetrics import registry
+    from oipr_bench.atlas.adapters.main.tsadmetrics import registry
     from oipr_bench.evaluators import get
 
     def taf(y, p, **params):
@@ -268,3 +279,97 @@ def test_tsadmetrics_taf_conventions():
     assert get("TaPR", alpha=0.0, theta=0.0)(y, sixth).f1 == 0.0
     text = _verdict("TaPR")
     assert "score 0.5 (ours 0)" in text and f"1/(1+e^6) = {edge:.6f} (ours 0)" in text
+
+
+def test_merlion_scores_of_the_example():
+    # Module docstring of oipr_bench.atlas.adapters.main.merlion: revised point-adjusted P = R = F1 = 1,
+    # point-wise F1 2/3, NAB (standard) (tanh(2.5 * 3/4) / tanh(2.5) + 1) / 2, mean time to detect 1 s.
+    _, revised = _load("salesforce-merlion:RevisedPointAdjusted")
+    assert revised(Y_TRUE, Y_PRED) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+    _, pointwise = _load("salesforce-merlion:Pointwise")
+    assert pointwise(Y_TRUE, Y_PRED)[2] == pytest.approx(TWO_THIRDS, abs=1e-12)
+    _, nab = _load("salesforce-merlion:nab_score[standard]")
+    earned = math.tanh(2.5 * 0.75) / math.tanh(2.5)
+    assert nab(Y_TRUE, Y_PRED) == pytest.approx((earned + 1) / (2 + 1e-8), abs=1e-12)
+    _, mttd = _load("salesforce-merlion:mean_time_to_detect")
+    assert mttd(Y_TRUE, Y_PRED) == 1.0
+    # a false positive makes NAB negative when nothing is detected: it is open below
+    fp = np.zeros(20, np.int8)
+    fp[15] = 1
+    assert nab(Y_TRUE, fp) < 0.0
+
+
+def test_vus_variant_rows_change_only_their_parameter():
+    from oipr_bench.atlas.adapters.registry import by_id
+
+    rows = by_id()
+    base = rows["TSB-AD:VUS-PR"].params
+    for tag, key, value in (("thre=100", "thre", 100), ("thre=50", "thre", 50), ("opt_mem", "version", "opt_mem"),
+                            ("window=2x100", "slidingWindow", 200)):
+        params = rows[f"TSB-AD:VUS-PR[{tag}]"].params
+        assert params == {**base, key: value}, tag
+    assert rows["TimeEval:RangePrVUS[compatibility_mode]"].params == {**rows["TimeEval:RangePrVUS"].params, "compatibility_mode": True}
+
+
+def test_tsb_ad_vus_thresholds_change_the_number():
+    # Fewer thresholds, another number: on a 200-point series with a 20-point anomaly and a noisy score.
+    _, full = _load("TSB-AD:VUS-PR")
+    _, fifty = _load("TSB-AD:VUS-PR[thre=50]")
+    y = np.zeros(200, np.int64)
+    y[80:100] = 1
+    score = np.random.default_rng(3).random(200) * 0.6 + 0.4 * y
+    assert full(y, score) != fifty(y, score)
+    assert full(y, y.astype(float)) == pytest.approx(1.0) and fifty(y, y.astype(float)) == pytest.approx(1.0)
+
+
+def test_docs_row_counts_are_the_registrys():
+    # docs/atlas.md "The rows": "- **NAME** (N..." per adapter module, and the slow-row count.
+    import importlib
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "atlas.md").read_text(encoding="utf-8")
+    section = text.split("## The rows", 1)[1].split("## Timing", 1)[0]
+    stated = {name: int(n) for name, n in re.findall(r"^- \*\*(.+?)\*\* \((\d+)", section, flags=re.M)}
+    module_of = {"Built-ins": "builtins", "TSADmetrics": "main.tsadmetrics", "prts": "main.prts", "TSB-AD": "main.tsb_ad",
+                 "tadpak": "main.tadpak", "PATE": "main.pate", "vus": "main.vus", "TimeEval": "main.timeeval",
+                 "VUS variants": "main.vus_variants", "salesforce-merlion": "main.merlion", "adtk": "main.adtk",
+                 "TSB-UAD": "main.tsb_uad", "orion-ml": "main.orion", "aeon": "modern.aeon", "dtaianomaly": "modern.dtaianomaly",
+                 "cce": "modern.cce", "tadmetric": "modern.tadmetric", "telemeval": "modern.telemeval"}
+    assert set(module_of.values()) == set(PACKAGE_MODULES)
+    for name, module in module_of.items():
+        rows = importlib.import_module(f"oipr_bench.atlas.adapters.{module}").ADAPTERS
+        assert stated[name] == len(rows), name
+    assert stated["Slow rows"] == sum(a.slow for a in EVERY)
+
+
+def test_adtk_label_metrics_of_the_example():
+    # adapters/adtk.py: every anomalous point is its own event: P 2/2, R 2/4, F1 2/3, IoU 2/4.
+    _, prf = _load("adtk:precision/recall/f1_score[labels]")
+    assert prf(Y_TRUE, Y_PRED) == pytest.approx((1.0, 0.5, TWO_THIRDS), abs=1e-12)
+    _, iou = _load("adtk:iou[labels]")
+    assert iou(Y_TRUE, Y_PRED) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_tsb_uad_uses_its_own_window_default_and_scores_a_perfect_score_one():
+    from oipr_bench.atlas.adapters.registry import by_id
+
+    assert by_id()["TSB-UAD:VUS-PR"].params["slidingWindow"] == 5
+    for metric in ("VUS-ROC", "VUS-PR", "AUC-ROC", "AUC-PR"):
+        adapter, ev = _load(f"TSB-UAD:{metric}")
+        assert _call(adapter, ev, Y_TRUE, Y_TRUE) == pytest.approx(1.0, abs=1e-12), metric
+
+
+def test_orion_metrics_of_the_example_by_hand():
+    # adapters/orion.py: weighted contextual: pieces [2,3) and [5,6) expected only, [3,5) both: P 1, R 2/4;
+    # overlap (event counts): the one event is found, no false alarm: 1, 1, 1.
+    _, weighted = _load("orion-ml:contextual[weighted]")
+    assert weighted(Y_TRUE, Y_PRED) == pytest.approx((1.0, 0.5, TWO_THIRDS), abs=1e-12)
+    _, overlap = _load("orion-ml:contextual[overlap]")
+    assert overlap(Y_TRUE, Y_PRED) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+    import sys
+
+    assert "tensorflow" not in sys.modules and "mlblocks" not in sys.modules
+    # its converter fails on a prediction without any 1 (the audit records the case as failed)
+    with pytest.raises(IndexError):
+        weighted(Y_TRUE, np.zeros(20, np.int8))

@@ -25,7 +25,7 @@ pytest_plugins = ["pytester"]
 def small_registry():
     """Only the built-ins and tadpak's five rows (unavailable unless the atlas env is installed): fast."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(registry, "PACKAGE_MODULES", ("builtins", "tadpak"))
+        mp.setattr(registry, "PACKAGE_MODULES", ("builtins", "main.tadpak"))
         yield
 
 
@@ -107,8 +107,9 @@ def test_evaluator_is_placed_among_the_rows(written: Path, capsys: pytest.Captur
     out = capsys.readouterr().out
     marked = [line for line in out.splitlines() if line.startswith(">>")]
     assert len(marked) == 1 and "(yours) -: PA" in marked[0]
-    nearest = out.split("nearest rows to PA by profile", 1)[1].splitlines()[1:4]
-    assert nearest[0].strip().startswith("oipr-bench:PA: 0 characteristic(s) differ (none: same profile)")
+    nearest = out.split("nearest rows to PA by behaviour", 1)[1].splitlines()[1:4]
+    assert nearest[0].strip().startswith("oipr-bench:PA: 0 of ")
+    assert "cells differ (none: same behaviour); mean |case difference| 0.000 on each row's own scale" in nearest[0]
 
 
 def test_missing_atlas_and_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
@@ -123,4 +124,4 @@ def test_plugin_option_prints_the_placement(pytester: pytest.Pytester):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=PA", "--oipr-atlas", timeout=300)
     out = result.stdout.str()
     assert "oipr-bench atlas: PA among the metrics" in out
-    assert "nearest rows to PA by profile" in out
+    assert "nearest rows to PA by behaviour" in out

@@ -109,12 +109,14 @@ def test_a_bug_only_on_a_series_with_no_anomaly(tmp_path: Path) -> None:
 def test_the_correct_copy_passes(tmp_path: Path) -> None:
     """Without a planted bug the same copy agrees with the built-in (so the tests above can fail).
 
-    ``long_series`` is left out here (the loop copy takes seconds on its 2^21-point pairs);
+    ``long_series`` is left out here (the loop copy takes seconds on its 2^21-point pairs), and
+    ``cardinality`` and ``many_events`` (the loop copy of RP/RR takes time in the square of their
+    hundreds to tens of thousands of events);
     tests/test_differential_builtins.py runs every family against the oracles.
     """
     spec = plant(tmp_path, "no_anomaly", planted=False)
     with AuditSession(resolve(spec, {}), AuditOptions(reference="RP/RR", differential=100, sanity=False)) as session:
-        short = [f for f in FAMILIES if f != "long_series"]
+        short = [f for f in FAMILIES if f not in ("long_series", "cardinality", "many_events")]
         assert [session.differential_result(f).status for f in short] == [PASSED] * len(short)
 
 
@@ -129,8 +131,64 @@ def test_a_spent_budget_reports_what_it_reached(tmp_path: Path, budget: float) -
     assert "budget ran out" in res.message
 
 
+def family_failure(spec: str, reference: str, family: str, n: int = 1000, seed: int = 0) -> object:
+    """The result of one family at ``n`` pairs and ``seed``; it must have failed."""
+    with AuditSession(resolve(spec, {}), AuditOptions(reference=reference, differential=n, seed=seed,
+                                                      sanity=False)) as session:
+        res = session.differential_result(family)
+    assert res.status == FAILED, res.message
+    return res
+
+
+def test_an_overlap_count_that_wraps_at_256(tmp_path: Path) -> None:
+    # RP/RR counts the ranges overlapping one range in 8 bits: the cardinality family reaches it at
+    # N = 1000, seed 0 (issue 28: no other family puts more than 50 true events under one prediction).
+    spec = plant(tmp_path, "cardinality")
+    res = family_failure(spec, "RP/RR", "cardinality")
+    assert res.index is not None and res.index < 10 and len(res.found.pair.y_true_events) == 256
+    shrunk = res.shrunk.pair
+    # smallest: 256 one-point true events one point apart under one prediction: 511 points
+    assert len(shrunk.y_true_events) == 256 and len(shrunk.y_pred_events) == 1
+    assert 511 <= shrunk.length <= 511 + 8, shrunk.length
+    check_reproduction(spec, "RP/RR", res)
+
+
+def test_an_integer_percent_pak(tmp_path: Path) -> None:
+    # PA%K computing 100 * hits // n > K: caught by percent_boundary at N = 1000, seed 0 (issue 28: by luck before).
+    spec = plant(tmp_path, "integer_percent")
+    res = family_failure(spec, "PA%K", "percent_boundary")
+    shrunk = res.shrunk.pair
+    # smallest: an event of 51 points with 26 hits (50 < 100 * 26 / 51 < 51)
+    assert shrunk.y_true_events == [[0, 51]] and shrunk.length <= 51 + 3, shrunk
+    assert sum(e - s for s, e in shrunk.y_pred_events) == 26 and len(shrunk.y_pred_events) == 1
+    check_reproduction(spec, "PA%K", res)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_the_integer_percent_pak_is_caught_whatever_the_seed(tmp_path: Path, seed: int) -> None:
+    res = family_failure(plant(tmp_path, "integer_percent"), "PA%K", "percent_boundary", seed=seed)
+    assert res.index is not None and res.index < 100
+
+
+def test_k_inclusive_shrinks_to_two_points(tmp_path: Path) -> None:
+    spec = plant(tmp_path, "k_inclusive")
+    res = family_failure(spec, "PA%K", "k_boundary")
+    assert res.shrunk.pair.length == 2 and res.shrunk.pair.y_true_events == [[0, 2]], res.shrunk.pair
+    check_reproduction(spec, "PA%K", res)
+
+
+def test_a_zone_crossing_bug_shrinks_to_three_points(tmp_path: Path) -> None:
+    spec = plant(tmp_path, "zone_crossing")
+    res, seconds = first_failure(spec, "AM")
+    shrunk = res.shrunk.pair
+    # smallest: true [[0, 1], [2, 3]] and a prediction on point 1, across the midpoint 1.5
+    assert seconds < 60 and shrunk.length == 3 and len(shrunk.y_true_events) == 2, shrunk
+    check_reproduction(spec, "AM", res)
+
+
 def test_every_planted_bug_is_tested_and_none_overwrites(tmp_path: Path) -> None:
-    assert set(PLANTED) == {"event_end", "long_series", "close_events", "series_end", "no_anomaly"}
+    assert set(PLANTED) == {"event_end", "long_series", "close_events", "series_end", "no_anomaly", "cardinality",
+                            "integer_percent", "k_inclusive", "zone_crossing"}
     write_planted("event_end", tmp_path)
     with pytest.raises(ValueError, match="exists already; write the copy into another folder"):
         write_planted("event_end", tmp_path)

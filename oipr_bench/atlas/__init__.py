@@ -10,12 +10,14 @@ Its rooms, lowest first (a room imports only the rooms below it):
    row is loaded.
 2. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
    folder, :mod:`.render` draws the grid, :mod:`.nearest` and :mod:`.place` place a metric among
-   the rows, :mod:`.drift` compares a recomputation with the committed atlas, :mod:`.timings`.
+   the rows, :mod:`.select` answers "which rows have these values?", :mod:`.drift` compares a
+   recomputation with the committed atlas, :mod:`.integrity` checks the files beside the rows, :mod:`.timings`.
 3. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
 """
 
 from .adapters.base import Adapter, AtlasEvaluator, Unavailable
 from .adapters.registry import adapters, by_id
+from .select import where
 
-__all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "adapters", "by_id"]
+__all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "adapters", "by_id", "where"]

@@ -44,6 +44,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "note": adapter.note,
         "slow": adapter.slow,
         "random_runs": adapter.random_runs,
+        "env": adapter.env,
         "status": NOT_RUN,
         "reason": "",
         "characteristics": {},

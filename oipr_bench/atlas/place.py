@@ -1,4 +1,4 @@
-"""Your metric among the atlas rows: its row inside the grid and the three nearest rows.
+"""Your metric among the atlas rows: its row inside the grid and the three nearest rows by behaviour.
 
 Used by ``oipr-bench atlas --evaluator X`` and the plugin's ``--oipr-atlas``;
 both audit only X and read the committed rows (``atlas.json``).
@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .adapters.base import Adapter
 from .build import row_from_report
-from .nearest import nearest
+from .nearest import defined, nearest
 from .render import SHORT, grid_lines
 
 __all__ = ["user_row", "placement_lines", "unplaceable"]
@@ -54,13 +54,18 @@ def user_row(name: str, report: Mapping[str, Any], declarations: Any = None) -> 
 
 
 def placement_lines(row: Mapping[str, Any], doc: Mapping[str, Any], k: int = 3) -> list[str]:
-    """The grid with ``row`` marked ``>>`` on top, then its ``k`` nearest rows and where it differs from each."""
+    """The grid with ``row`` marked ``>>`` on top, then its ``k`` nearest rows by behaviour (:mod:`.nearest`).
+
+    Each nearest row says how many cells (characteristics and properties both rows define) were
+    compared, which of them differ, and the mean case difference on each row's own scale.
+    """
     names = list(doc["characteristics"])
     lines = grid_lines([row, *doc["rows"]], names, mark=row["id"])
-    lines += ["", f"nearest rows to {row['metric']} by profile (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled):"]
-    for n in nearest(row, list(doc["rows"]), names, k=k):
-        where = ", ".join(SHORT[c] for c in n.differs) or "none: same profile"
-        cases = (f"mean |case difference| {n.case_distance:.4g}" if math.isfinite(n.case_distance)
+    lines += ["", f"nearest rows to {row['metric']} by behaviour (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled; "
+                  f"compared on the characteristics and properties both define, {len(defined(row))} defined here):"]
+    for n in nearest(row, list(doc["rows"]), k=k):
+        where = ", ".join(SHORT.get(c, c) for c in n.differs) or "none: same behaviour"
+        cases = (f"mean |case difference| {n.case_distance:.3f} on each row's own scale" if math.isfinite(n.case_distance)
                  else "no case where both gave a number")
-        lines.append(f"  {n.row_id}: {n.distance} characteristic(s) differ ({where}); {cases}")
+        lines.append(f"  {n.row_id}: {len(n.differs)} of {n.compared} cells differ ({where}); {cases}")
     return lines

@@ -7,13 +7,16 @@
   between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
   a fixed sample of its cases (:mod:`oipr_bench.atlas.disagreements.sample`) unless ``--include-slow``;
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
-- ``--evaluator X``: audit X only and print its row inside the committed grid,
-  with the three nearest rows and where X differs from each.
+- ``--evaluator X``: audit X only (suite ``all`` unless ``--suite``) and print its row inside the
+  committed grid, with the three nearest rows by behaviour and where X differs from each;
+- ``--where NAME=VALUE ...``: the rows having all these characteristic/property values, with their
+  packages and parameters, fewest undetermined cells first.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -34,11 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--write", nargs="?", const="", metavar="DIR", help="profile every row and write the atlas into DIR (default: the source checkout's atlas/)")
     mode.add_argument("--check", nargs="?", const="", metavar="DIR", help="profile again and compare with the atlas in DIR; exit 1 on drift")
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
+    mode.add_argument("--where", nargs="+", metavar="NAME=VALUE", help="list the rows whose characteristics/properties have all these values "
+                      "(e.g. early_detection_reward=yes fp_distance=proximity_aware), fewest undetermined cells first")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
-    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing and --evaluator)")
+    parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing, --where and --evaluator)")
     # With --evaluator: the options of `oipr-bench audit` (--evaluator-param is the old spelling of --param).
     add_run_options(parser, param_aliases=("--evaluator-param",))
     parser.set_defaults(func=run)
@@ -74,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return _disagreements(Path(args.disagreements) if args.disagreements else _source_dir(), args)
     if args.evaluator:
         return _place(args)
+    if args.where is not None:
+        return _where(args)
     from ..atlas.render import grid_lines
     from ..atlas.store import read_atlas
 
@@ -104,6 +111,7 @@ def _cpu_seconds() -> float:
 
 
 def _write(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.adapters.envs import make_env_command
     from ..atlas.build import not_run_row
     from ..atlas.adapters.registry import adapters
     from ..atlas.integrity import kept_profile_problem
@@ -111,7 +119,8 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.timings import record_timing
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
-    todo = [a for a in adapters() if args.include_slow or not a.slow]
+    env = _env()
+    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow)]
     rows_by_id, reports = {}, {}
     fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs)
     for row in fresh_rows:
@@ -126,7 +135,13 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
         if refused:  # an edited profile must not flow into the atlas
             print(f"atlas: profiles/{slug(a.id)}.json not kept: {refused}", file=sys.stderr)
             kept = None
-        if kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
+        if a.env != env:  # another environment's row: kept as stored (its package is not installed here)
+            if kept is not None:
+                rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+            else:
+                rows_by_id[a.id] = not_run_row(a, f"a row of the {a.env} environment, not profiled yet: run `oipr-bench atlas --write` "
+                                                  f"in a venv made by `{make_env_command(a.env)}`")
+        elif kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
             rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
         elif a.version is None:
             rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
@@ -136,10 +151,13 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     rows = [rows_by_id[a.id] for a in adapters()]
     write_atlas(directory, rows, reports)
     wall = time.perf_counter() - t0
-    record_timing(directory, "write_include_slow" if args.include_slow else "write", wall=wall,
+    mode = ("write_include_slow" if args.include_slow else "write") + ("" if env == "main" else f"_{env}")
+    record_timing(directory, mode, wall=wall,
                   cpu=_cpu_seconds() - cpu0, jobs=args.jobs, rows=seconds)
     ok = sum(r["status"] == "ok" for r in rows)
-    print(f"atlas: {len(rows)} rows ({ok} profiled) written to {directory} in {wall:.0f} s")
+    other = sum(a.env != env for a in adapters())
+    print(f"atlas: {len(rows)} rows ({ok} profiled; {other} of other environments kept as stored) written to {directory} "
+          f"in {wall:.0f} s (environment {env})")
     return 0
 
 
@@ -168,7 +186,8 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     doc = read_atlas(directory)
     committed = {r["id"]: r for r in doc["rows"]}
     tampered = integrity_problems(directory, doc)  # the files beside the rows: what --write would write
-    todo = [a for a in adapters() if (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
+    env = _env()
+    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
     unknown = set(args.only or ()) - {a.id for a in adapters()}
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
@@ -176,16 +195,38 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     rows, _, _ = _profiled(todo, args.jobs, reverse=True)
     problems = tampered + drift(committed, rows)
     recomputed = {a.id for a in todo}
-    sampled = [a for a in adapters() if a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
+    sampled = [a for a in adapters() if a.env == env and a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
                and committed.get(a.id, {}).get("status") == "ok"]
+    other = sum(a.env != env and (not args.only or a.id in args.only) for a in adapters())
     for a in sampled:  # the slow rows not profiled in full: a fixed sample of their cases
         problems += sample_drift(committed[a.id], a, TOLERANCE)
     for line in problems:
         print(f"atlas drift: {line}")
-    print(f"atlas --check: {len(rows)} rows recomputed, {len(sampled)} slow rows sampled "
+    print(f"atlas --check (environment {env}): {len(rows)} rows recomputed, {len(sampled)} slow rows sampled "
           f"({len(SAMPLE_CASES)} cases each), {len(problems) - len(tampered)} drifted, "
-          f"{len(tampered)} problem(s) in the atlas files")
+          f"{len(tampered)} problem(s) in the atlas files; {other} rows of other environments not checked here")
     return 1 if problems else 0
+
+
+def _where(args: argparse.Namespace) -> int:
+    """``--where NAME=VALUE ...``: the rows with all these cell values (:mod:`oipr_bench.atlas.select`)."""
+    from ..atlas.select import parse_conditions, where_lines
+    from ..atlas.store import read_atlas
+
+    doc = read_atlas(Path(args.dir) if args.dir else None)
+    sys.stdout.write("\n".join(where_lines(parse_conditions(args.where, doc), doc)) + "\n")
+    return 0
+
+
+def _env() -> str:
+    """The atlas environment this interpreter runs in (a bad marker or OIPR_ATLAS_ENV is a usage error)."""
+    from ..atlas.adapters.envs import current_env
+    from ..errors import UsageError
+
+    try:
+        return current_env()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _disagreements(directory: Path, args: argparse.Namespace) -> int:
@@ -216,6 +257,8 @@ def _place(args: argparse.Namespace) -> int:
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
     options = options_from(args)
+    if options.suite is None:  # the atlas rows carry characteristics and properties: place on both
+        options = dataclasses.replace(options, suite="all")
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()

@@ -26,10 +26,19 @@ families, each aimed at one kind of input (:data:`oipr_bench.vocabulary.FAMILIES
     Lengths just below, at and above every point-block size of the built-in
     evaluators (:data:`BLOCK_SIZES`), then lengths log-uniform in
     ``[4097, 65537]``; a few events each, some straddling block edges and the ends.
+``cardinality``
+    One predicted event over hundreds of true events, and one true event under as
+    many predicted events, in at most 4,096 points (:mod:`oipr_bench.testing.sweeps`).
+``many_events``
+    The same with tens of thousands of events, in long series.
+``percent_boundary``
+    Every event length 1 to 200 at the hit counts just below, at and above ``K %`` of
+    it, for the reference's ``K``, 0, 100 and 7 (:mod:`oipr_bench.testing.sweeps`).
 
 Every pair is derandomized: pair ``i`` of family ``f`` comes from
-``numpy.random.default_rng([seed, FAMILIES.index(f), i])``, so two runs with
-the same seed try the same inputs and any one pair can be rebuilt alone.
+``numpy.random.default_rng([seed, SEED_NUMBERS[f], i])`` (a family's number is fixed
+when it is added, whatever its place in the report), so two runs with the same seed
+try the same inputs and any one pair can be rebuilt alone.
 Events are half-open ``[start, end)`` lists (paper, Sec. III-A).
 """
 
@@ -47,14 +56,15 @@ from ..evaluators.kernels.range_based import BLOCK as RB_BLOCK
 from ..evaluators.kernels.range_based import MAX_BLOCK as RB_MAX_BLOCK
 from ..evaluators.kernels.tapr import BLOCK as TAPR_BLOCK
 from ..evaluators.kernels.tapr import MAX_BLOCK as TAPR_MAX_BLOCK
-from ..scenarios.events import events_list
+from ..scenarios.events import to_events
 from ..vocabulary import (
-    BOUNDARY_EVENTS, CLOSE_EVENTS, CONSTANT_PREDICTIONS, FAMILIES, K_BOUNDARY, LONG_SERIES, NO_ANOMALY,
-    ONE_POINT_EVENTS, RANDOM_DENSITY,
+    BOUNDARY_EVENTS, CARDINALITY, CLOSE_EVENTS, CONSTANT_PREDICTIONS, FAMILIES, K_BOUNDARY, LONG_SERIES, NO_ANOMALY,
+    MANY_EVENTS, ONE_POINT_EVENTS, PERCENT_BOUNDARY, RANDOM_DENSITY,
 )
+from .sweeps import MANY_EVENTS_COUNTS, MANY_EVENTS_RANGE, cardinality_layout, percent_layout
 
-__all__ = ["SeriesPair", "BLOCK_SIZES", "DEFAULT_SCALES", "LONG_RANDOM_LENGTHS", "scales_of", "boundary_lengths",
-           "family_pairs", "make_pair"]
+__all__ = ["SeriesPair", "BLOCK_SIZES", "DEFAULT_SCALES", "LONG_RANDOM_LENGTHS", "MAX_EVENTS", "SEED_NUMBERS", "scales_of",
+           "boundary_lengths", "family_pairs", "make_pair"]
 
 Events = list[list[int]]
 
@@ -69,6 +79,12 @@ BLOCK_SIZES: tuple[int, ...] = tuple(sorted({RB_BLOCK, TAPR_BLOCK, 4 * TAPR_BLOC
 DEFAULT_SCALES: dict[str, float] = {"delta": 5, "l_dis": 5, "l_obs": 20, "k": 50}
 #: Range of the log-uniform lengths of ``long_series`` after the block-edge lengths.
 LONG_RANDOM_LENGTHS: tuple[int, int] = (4097, 65537)
+#: The number of each family in the seed of its pairs: the order the families were added in.
+SEED_NUMBERS: dict[str, int] = {f: i for i, f in enumerate((
+    RANDOM_DENSITY, CLOSE_EVENTS, K_BOUNDARY, BOUNDARY_EVENTS, ONE_POINT_EVENTS, NO_ANOMALY, CONSTANT_PREDICTIONS,
+    LONG_SERIES, CARDINALITY, PERCENT_BOUNDARY, MANY_EVENTS))}
+#: Default most events in one series of ``cardinality`` and ``many_events`` (the largest fixed count).
+MAX_EVENTS: int = max(*MANY_EVENTS_COUNTS, MANY_EVENTS_RANGE[1])
 
 
 class SeriesPair(NamedTuple):
@@ -98,9 +114,22 @@ class SeriesPair(NamedTuple):
 def series_of(events: Events, length: int) -> np.ndarray:
     """An int8 series of ``length`` points with ``events`` (clipped to the series) set to 1."""
     y = np.zeros(length, dtype=np.int8)
+    if len(events) > 64:  # many events (``cardinality``): one pass over a difference array
+        bounds = np.clip(np.asarray(events, dtype=np.int64).reshape(-1, 2), 0, length)
+        bounds = bounds[bounds[:, 0] < bounds[:, 1]]
+        diff = np.zeros(length + 1, dtype=np.int64)
+        np.add.at(diff, bounds[:, 0], 1)
+        np.add.at(diff, bounds[:, 1], -1)
+        return (np.cumsum(diff[:-1]) > 0).astype(np.int8)
     for start, end in events:
         y[max(0, start):max(0, min(end, length))] = 1
     return y
+
+
+def _events_of(y: np.ndarray) -> Events:
+    """The events of ``y`` as ``[[start, end], ...]`` (Python ints)."""
+    starts, ends = to_events(y)
+    return np.column_stack([starts, ends]).astype(np.int64).tolist() if len(starts) else []
 
 
 def scales_of(params: Mapping[str, Any] | None) -> dict[str, float]:
@@ -277,7 +306,7 @@ _MAKERS: dict[str, Maker] = {
 
 
 def make_pair(family: str, index: int, seed: int = 0, scales: Mapping[str, float] | None = None,
-              max_length: int = RB_MAX_BLOCK + 1) -> SeriesPair:
+              max_length: int = RB_MAX_BLOCK + 1, max_events: int = MAX_EVENTS) -> SeriesPair:
     """Pair ``index`` of ``family`` (the same pair on every call with the same arguments).
 
     Parameters
@@ -292,21 +321,28 @@ def make_pair(family: str, index: int, seed: int = 0, scales: Mapping[str, float
         Parameter values to aim at (:func:`scales_of`); default :data:`DEFAULT_SCALES`.
     max_length : int
         Longest block-edge length of ``long_series`` (default: just above the largest block size).
+    max_events : int
+        Most events in one series of ``cardinality`` and ``many_events`` (default :data:`MAX_EVENTS`); a loop-by-loop
+        evaluator whose time grows with the square of the events may need fewer.
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; families are {', '.join(FAMILIES)}")
-    rng = np.random.default_rng([seed, FAMILIES.index(family), index])
+    rng = np.random.default_rng([seed, SEED_NUMBERS[family], index])
     sc = scales_of(None) if scales is None else {**DEFAULT_SCALES, **scales}
     if family == LONG_SERIES:
         length, true, pred = _long_series(rng, sc, index, max_length)
+    elif family in (CARDINALITY, MANY_EVENTS):
+        length, true, pred = cardinality_layout(rng, index, max_events, many=family == MANY_EVENTS)
+    elif family == PERCENT_BOUNDARY:
+        length, true, pred = percent_layout(rng, index, sc["k"])
     else:
         length, true, pred = _MAKERS[family](rng, sc, index)
     length = max(1, length)
-    return SeriesPair(family, index, length, events_list(series_of(true, length)), events_list(series_of(pred, length)))
+    return SeriesPair(family, index, length, _events_of(series_of(true, length)), _events_of(series_of(pred, length)))
 
 
 def family_pairs(family: str, n: int, seed: int = 0, scales: Mapping[str, float] | None = None,
-                 max_length: int = RB_MAX_BLOCK + 1) -> Iterator[SeriesPair]:
+                 max_length: int = RB_MAX_BLOCK + 1, max_events: int = MAX_EVENTS) -> Iterator[SeriesPair]:
     """The first ``n`` pairs of ``family`` (see :func:`make_pair`)."""
     for index in range(n):
-        yield make_pair(family, index, seed, scales, max_length)
+        yield make_pair(family, index, seed, scales, max_length, max_events)

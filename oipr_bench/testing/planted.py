@@ -67,6 +67,23 @@ PLANTED: dict[str, PlantedBug] = {
         "range_based.py", "    if len(real) > 0:\n        recall = recall / len(real)\n",
         "    if len(real) > 0:\n        recall = recall / len(real)\n    else:\n        recall = 1.0\n",
         "range_based", "RP/RR"),
+    "cardinality": PlantedBug(
+        "RP/RR counts the ranges overlapping one range in 8 bits (wraps at 256; only one range over 256 or more)",
+        "range_based.py", "        n_overlapping += 1\n", "        n_overlapping = (n_overlapping + 1) % 256\n",
+        "range_based", "RP/RR"),
+    "integer_percent": PlantedBug(
+        "PA%K compares an integer percent, 100 * hits // length > K (only events whose share lies just above K %)",
+        "pointwise.py", "        if Fraction(hits, end - start) > threshold:",
+        "        if 100 * hits // (end - start) > k:", "pak_oracle", "PA%K"),
+    "k_inclusive": PlantedBug(
+        "PA%K adjusts an event at exactly K % of its points (>= instead of >)",
+        "pointwise.py", "        if Fraction(hits, end - start) > threshold:",
+        "        if Fraction(hits, end - start) >= threshold:", "pak_oracle", "PA%K"),
+    "zone_crossing": PlantedBug(
+        "AM keeps a predicted event that starts in a zone whole, past the zone's end (only one crossing a midpoint)",
+        "affiliation.py", "            cut_u, cut_v = max(u, lo), min(v, hi)",
+        "            cut_u, cut_v = (u, v) if lo <= u < hi else (max(u, lo), min(v, hi))",
+        "affiliation", "AM"),
 }
 
 _WINDOW = (("sliding_window", 10), ("thresholds", 20))

@@ -114,6 +114,9 @@ class Adapter:
         A reduced audit (:attr:`oipr_bench.auditing.options.AuditOptions.random_runs`): each
         random-detector case is scored on its first ``random_runs`` of 100 runs; None: every run.
         Stated in the row (``random_runs``), its report's options and its grid label.
+    env : str
+        The pinned environment its package is installed in (:mod:`oipr_bench.atlas.adapters.envs`):
+        ``main`` (atlas/requirements.txt) or ``modern`` (atlas/requirements-modern.txt).
     """
 
     package: str
@@ -129,6 +132,7 @@ class Adapter:
     note: str = ""
     slow: bool = False
     random_runs: int | None = None
+    env: str = "main"
 
     @property
     def id(self) -> str:

@@ -8,8 +8,15 @@ from .base import Adapter
 
 __all__ = ["PACKAGE_MODULES", "adapters", "by_id"]
 
-#: Adapter modules of :mod:`oipr_bench.atlas`, one per package family.
-PACKAGE_MODULES: tuple[str, ...] = ("builtins", "tsadmetrics", "prts", "tsb_ad", "tadpak", "pate", "vus", "timeeval")
+#: Adapter modules of :mod:`oipr_bench.atlas.adapters`, one per package family, by environment.
+PACKAGE_MODULES: tuple[str, ...] = (
+    "builtins",
+    # the main environment (atlas/requirements.txt)
+    "main.tsadmetrics", "main.prts", "main.tsb_ad", "main.tadpak", "main.pate", "main.vus", "main.timeeval",
+    "main.vus_variants", "main.merlion", "main.adtk", "main.tsb_uad", "main.orion",
+    # the modern environment (atlas/requirements-modern.txt)
+    "modern.aeon", "modern.dtaianomaly", "modern.cce", "modern.tadmetric", "modern.telemeval",
+)
 
 
 def adapters() -> list[Adapter]:

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ...evaluators.score import Score
-from ...testing.families import family_pairs, scales_of, series_of
+from ...testing.families import MAX_EVENTS, family_pairs, scales_of, series_of
 from ...vocabulary import BAD_RESULT, FAILED, OK, PASSED
 from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
@@ -33,11 +33,14 @@ from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, che
 from .shrink import Pair, shrink
 from .score_differential import ScoreDisagreement
 
-__all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "DEFAULT_SHRINK_BUDGET",
+__all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM",
+           "DEFAULT_SHRINK_BUDGET",
            "DEFAULT_SEED", "MAX_DIFFERENTIAL", "show_events", "checked_options", "run_configured"]
 
 #: Events shown in a message before "... N more".
 SHOWN_EVENTS = 12
+#: Calls of both sides that must all differ again before a shrunk pair is printed (finding M8, issue 28).
+RECONFIRM = 5
 
 Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
 Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
@@ -210,22 +213,43 @@ class DifferentialResult:
                    bool(d.get("shrink_finished", True)), float(d.get("seconds", 0.0)))
 
 
+def reconfirm(call: Call, reference: Reference, pair: Pair, tol: float, times: int = RECONFIRM) -> list[Disagreement]:
+    """``times`` new calls of both sides on ``pair``: the disagreements observed (one per call that differed)."""
+    seen = [disagreement(call, reference, pair, tol) for _ in range(times)]
+    return [d for d in seen if d.problem]
+
+
 def _failure_message(name: str, family: str, n: int, seed: int, index: int, found: Disagreement,
-                     shrunk: Disagreement, outcome: Any) -> str:
-    how = "finished" if outcome.finished else f"budget ran out; smallest reached after {outcome.tried} candidates"
+                     shrunk: Disagreement, outcome: Any, confirmed: int, found_confirmed: int | None) -> str:
     failed = found.mine is None and found.problem.startswith("the evaluator ")  # raised, timed out, ...: no value
     what = f"the evaluator {found.problem[14:].split(':')[0]}" if failed else f"differs from {name}"
-    lines = [f"{what} on pair {index + 1} of {n} of family {family} (seed {seed}):"]
-    lines += [f"  {line}" for line in found.lines(name)]
-    lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}) to:")
+    head = f"{what} on pair {index + 1} of {n} of family {family} (seed {seed})"
+    how = "finished" if outcome.finished else f"budget ran out; smallest reached after {outcome.tried} candidates"
+    if confirmed == RECONFIRM:
+        lines = [f"{head}:"]
+        lines += [f"  {line}" for line in found.lines(name)]
+        lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; confirmed by {RECONFIRM} more "
+                     f"calls of both) to:")
+        lines += [f"  {line}" for line in shrunk.lines(name)]
+        lines.append(f"reproduce: {reproduction(shrunk.pair)}")
+        return "\n".join(lines)
+    if found_confirmed == RECONFIRM:  # the shrinking was misled; the pair as found does reproduce
+        lines = [f"{head}; the shrunk pair did not reproduce ({confirmed} of {RECONFIRM} new calls of both differed): "
+                 f"is the evaluator deterministic? The pair as found reproduced in {RECONFIRM} of {RECONFIRM}:"]
+        lines += [f"  {line}" for line in shrunk.lines(name)]
+        lines.append(f"reproduce: {reproduction(shrunk.pair)}")
+        return "\n".join(lines)
+    lines = [f"{head} once, but the difference did not reproduce: {found_confirmed} of {RECONFIRM} new calls of both "
+             f"on the same pair differed, so the evaluator (or the reference) is not deterministic; no counterexample "
+             f"to shrink. The pair and the outputs of the call that differed:"]
     lines += [f"  {line}" for line in shrunk.lines(name)]
-    lines.append(f"reproduce: {reproduction(shrunk.pair)}")
+    lines.append(f"reproduce (not reliably): {reproduction(shrunk.pair)}")
     return "\n".join(lines)
 
 
 def run_family(call: Call, reference: Reference, family: str, *, name: str, n: int, seed: int = DEFAULT_SEED,
                params: Mapping[str, Any] | None = None, tolerance: float = 1e-9,
-               shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> DifferentialResult:
+               shrink_budget: float = DEFAULT_SHRINK_BUDGET, max_events: int = MAX_EVENTS) -> DifferentialResult:
     """Compare ``call`` with ``reference`` on the first ``n`` pairs of ``family``; shrink the first difference.
 
     Parameters
@@ -246,16 +270,25 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
         Absolute tolerance on each of P, R, F1.
     shrink_budget : float
         Seconds the shrinking may take.
+    max_events : int
+        Most events in one series of the ``cardinality`` family (default: up to its 32,769-event pairs).
     """
     start = time.perf_counter()
-    for pair in family_pairs(family, n, seed, scales_of(params)):
+    for pair in family_pairs(family, n, seed, scales_of(params), max_events=max_events):
         p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
         found = disagreement(call, reference, p, tolerance)
         if not found.problem:
             continue
         outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget)
-        shrunk = disagreement(call, reference, outcome.pair, tolerance)
-        msg = _failure_message(name, family, n, seed, pair.index, found, shrunk, outcome)
+        # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
+        # on which they differ (a non-deterministic evaluator misleads the shrinking).
+        again = reconfirm(call, reference, outcome.pair, tolerance)
+        confirmed, found_confirmed, shrunk = len(again), None, (again[-1] if again else found)
+        if confirmed < RECONFIRM:
+            found_again = reconfirm(call, reference, p, tolerance) if outcome.pair != p else again
+            found_confirmed = len(found_again)
+            shrunk = found_again[-1] if found_confirmed == RECONFIRM else found
+        msg = _failure_message(name, family, n, seed, pair.index, found, shrunk, outcome, confirmed, found_confirmed)
         return DifferentialResult(family, FAILED, n, pair.index + 1, seed, msg, found, shrunk, pair.index,
                                   outcome.steps, outcome.seconds, outcome.finished, time.perf_counter() - start)
     seconds = time.perf_counter() - start

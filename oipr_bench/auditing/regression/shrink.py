@@ -2,20 +2,35 @@
 
 A differential run (:mod:`oipr_bench.auditing.regression.differential`) finds a pair
 ``(y_true, y_pred)`` on which two evaluators disagree; :func:`shrink` makes it
-smaller while they still disagree: fewer events, fewer points, shorter events.
+smaller while they still disagree: fewer points, fewer events, shorter events.
 It works on event lists (half-open ``[start, end)``, paper Sec. III-A), greedily:
-the first smaller candidate that still fails replaces the pair, and the search
-starts again from it; it stops when no candidate fails (``finished``) or when
+the first smaller candidate that still fails (twice: it is called again before it is
+kept, so a non-deterministic evaluator misleads it less) replaces the pair, and the
+search goes on from it (from the move that succeeded if it shortened the series, else
+from the first); it stops when no candidate fails (``finished``) or when
 the budget runs out (then it returns the smallest pair reached).
 
-Every candidate is strictly smaller in ``length + events + event points``, so
-the search ends.  The candidates, most reducing first:
+Every candidate is strictly smaller in ``(length, events, event points)``, compared in
+that order (:meth:`Pair.key`), so the search ends.  The candidates, most reducing first:
 
-1. drop one event of ``y_true`` or ``y_pred``;
-2. cut the points before the first event and after the last one;
-3. shorten each gap between events (to half, to one point);
-4. shorten each event (to its first or last point, to either half, by one point at either end);
-5. delete a block of points (half the series, a quarter, ... one point;
+1. whole-series moves: every event of one series shortened to its first point; every
+   event of one series merged into one block (filled, or packed: the same number of
+   points from the first start); every gap between event bounds cut to one point, and the
+   points before the first bound and after the last cut, all at once;
+2. drop a chunk of events of one series (half of them, a quarter, ... at most
+   :data:`POSITIONS` chunks per size), then every single event (in a series of more than
+   :data:`MANY` events, the single-event moves here and below take :data:`SPREAD` evenly
+   spread events: one pass stays short, and the chunks and whole-series moves do the bulk);
+3. merge two adjacent events of one series: fill the gap between them, or pack them
+   into one event of their summed length (the points stay, the pieces go);
+4. cut the points before the first event and after the last one, and each gap
+   between event bounds (to one point, to half);
+5. shorten two stretches between event bounds together, by one point or by half the
+   shorter (a ratio, or a position relative to a midpoint, survives only when two
+   gaps shrink together); every pair when there are at most :data:`JOINT_ALL`
+   stretches, else neighbours up to :data:`JOINT_REACH` apart;
+6. shorten each event (to its first or last point, to either half, by one point at either end);
+7. delete a block of points (half the series, a quarter, ... one point;
    at most :data:`POSITIONS` positions per block size).
 """
 
@@ -24,12 +39,21 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, NamedTuple
 
-__all__ = ["Pair", "ShrinkOutcome", "shrink", "delete_points", "normal", "POSITIONS"]
+__all__ = ["Pair", "ShrinkOutcome", "shrink", "delete_points", "normal", "candidates", "MAKERS", "POSITIONS", "JOINT_ALL",
+           "JOINT_REACH", "MANY", "SPREAD"]
 
 Events = list[list[int]]
 
-#: Most positions tried for one block size in the point deletions (evenly spread).
+#: Most positions tried for one block size in the point deletions (evenly spread), and most chunks per size.
 POSITIONS = 16
+#: Up to this many stretches between event bounds, every two of them are shortened together.
+JOINT_ALL = 40
+#: Beyond :data:`JOINT_ALL` stretches, only stretches at most this far apart are shortened together.
+JOINT_REACH = 2
+#: A series with more events than this gets its single-event moves (drop, merge, shorten, joint) at
+#: :data:`SPREAD` evenly spread events only, so that one pass over the candidates stays short.
+MANY = 64
+SPREAD = 32
 
 
 class Pair(NamedTuple):
@@ -40,18 +64,25 @@ class Pair(NamedTuple):
     y_pred_events: Events
 
     def size(self) -> int:
-        """``length + events + event points``: every shrinking step makes it smaller."""
+        """``length + events + event points``: how big a counterexample is, as one number."""
         return self.length + sum(len(ev) + sum(e - s for s, e in ev) for ev in (self.y_true_events, self.y_pred_events))
+
+    def key(self) -> tuple[int, int, int]:
+        """``(length, events, event points)``: every shrinking step makes it smaller (compared in order)."""
+        evs = (self.y_true_events, self.y_pred_events)
+        return self.length, sum(map(len, evs)), sum(e - s for ev in evs for s, e in ev)
 
 
 class ShrinkOutcome(NamedTuple):
-    """What :func:`shrink` reached: the pair, steps taken, candidates tried, seconds, and whether it finished."""
+    """What :func:`shrink` reached: the pair, steps taken, candidates tried, seconds, whether it finished,
+    and the pairs it kept on the way (the starting pair first, the reached pair last)."""
 
     pair: Pair
     steps: int
     tried: int
     seconds: float
     finished: bool
+    path: tuple[Pair, ...] = ()
 
 
 def normal(events: Events, length: int) -> Events:
@@ -69,25 +100,81 @@ def normal(events: Events, length: int) -> Events:
 
 def delete_points(pair: Pair, a: int, b: int) -> Pair:
     """``pair`` with the points ``[a, b)`` removed from both series (later points move left)."""
-    width = b - a
+    return delete_spans(pair, [(a, b)])
+
+
+def delete_spans(pair: Pair, spans: list[tuple[int, int]]) -> Pair:
+    """``pair`` with every span ``[a, b)`` of ``spans`` (disjoint) removed from both series at once."""
+    spans = sorted((a, b) for a, b in spans if b > a)
 
     def moved(x: int) -> int:
-        return x if x <= a else (a if x <= b else x - width)
+        shift = 0
+        for a, b in spans:
+            if x <= a:
+                break
+            shift += min(x, b) - a
+        return x - shift
 
-    length = pair.length - width
+    length = pair.length - sum(b - a for a, b in spans)
     return Pair(length, *(normal([[moved(s), moved(e)] for s, e in ev], length)
                           for ev in (pair.y_true_events, pair.y_pred_events)))
 
 
 def _with(pair: Pair, which: int, events: Events) -> Pair:
     t, p = pair.y_true_events, pair.y_pred_events
-    return Pair(pair.length, *( (normal(events, pair.length), p) if which == 0 else (t, normal(events, pair.length)) ))
+    return Pair(pair.length, *((normal(events, pair.length), p) if which == 0 else (t, normal(events, pair.length))))
+
+
+def _spread(n: int) -> list[int]:
+    """``range(n)``, or :data:`SPREAD` evenly spread indices of it when ``n`` exceeds :data:`MANY`."""
+    if n <= MANY:
+        return list(range(n))
+    return sorted({round(k * (n - 1) / (SPREAD - 1)) for k in range(SPREAD)})
+
+
+def _series(pair: Pair) -> Iterator[tuple[int, Events]]:
+    yield 0, pair.y_true_events
+    yield 1, pair.y_pred_events
 
 
 def _drops(pair: Pair) -> Iterator[Pair]:
-    for which, ev in enumerate((pair.y_true_events, pair.y_pred_events)):
-        for i in range(len(ev)):
+    for which, ev in _series(pair):
+        width = len(ev) // 2
+        while width >= 2:
+            slots = len(ev) // width
+            for k in range(0, slots, max(1, slots // POSITIONS)):
+                yield _with(pair, which, ev[:k * width] + ev[k * width + width:])
+            width //= 2
+        for i in _spread(len(ev)):
             yield _with(pair, which, ev[:i] + ev[i + 1:])
+
+
+def _packed(events: Events) -> list[int]:
+    """One event of the summed length of ``events``, from the first start."""
+    s = events[0][0]
+    return [s, s + sum(e - b for b, e in events)]
+
+
+def _whole(pair: Pair) -> Iterator[Pair]:
+    for which, ev in _series(pair):
+        if any(e - s > 1 for s, e in ev):
+            yield _with(pair, which, [[s, s + 1] for s, _ in ev])
+        if len(ev) > 1:
+            yield _with(pair, which, [[ev[0][0], ev[-1][1]]])
+            yield _with(pair, which, [_packed(ev)])
+    bounds = _bounds(pair)
+    spans = [(a + 1, b) for a, b in zip(bounds, bounds[1:]) if b - a > 1]
+    if bounds:  # and the points before the first bound and after the last
+        spans += [(0, bounds[0]), (bounds[-1], pair.length)]
+    if len([a for a, b in spans if b > a]) > 1:
+        yield delete_spans(pair, spans)
+
+
+def _merges(pair: Pair) -> Iterator[Pair]:
+    for which, ev in _series(pair):
+        for i in _spread(len(ev) - 1):
+            yield _with(pair, which, ev[:i] + [[ev[i][0], ev[i + 1][1]]] + ev[i + 2:])
+            yield _with(pair, which, ev[:i] + [_packed(ev[i:i + 2])] + ev[i + 2:])
 
 
 def _bounds(pair: Pair) -> list[int]:
@@ -112,6 +199,19 @@ def _gap_cuts(pair: Pair) -> Iterator[Pair]:
                 yield delete_points(pair, a + (b - a) // 2, b)
 
 
+def _joint(pair: Pair) -> Iterator[Pair]:
+    """Two stretches between consecutive bounds (``0``, every event bound, ``length``) shortened together."""
+    cuts = sorted({0, pair.length, *_bounds(pair)})
+    stretches = list(zip(cuts, cuts[1:]))
+    reach = len(stretches) if len(stretches) <= JOINT_ALL else JOINT_REACH
+    for i in _spread(len(stretches)) if len(stretches) > JOINT_ALL else range(len(stretches)):
+        a1, b1 = stretches[i]
+        for a2, b2 in stretches[i + 1:i + 1 + reach]:
+            half = min(b1 - a1, b2 - a2) // 2
+            for by in sorted({1, half} - {0}, reverse=True):
+                yield delete_spans(pair, [(b1 - by, b1), (b2 - by, b2)])
+
+
 def _block_cuts(pair: Pair) -> Iterator[Pair]:
     width = pair.length // 2
     while width >= 1:
@@ -124,25 +224,38 @@ def _block_cuts(pair: Pair) -> Iterator[Pair]:
 
 
 def _shortenings(pair: Pair) -> Iterator[Pair]:
-    for which, ev in enumerate((pair.y_true_events, pair.y_pred_events)):
-        for i, (s, e) in enumerate(ev):
+    for which, ev in _series(pair):
+        for i in _spread(len(ev)):
+            s, e = ev[i]
             if e - s < 2:
                 continue
             for short in ([s, s + 1], [e - 1, e], [s, s + (e - s) // 2], [s + (e - s) // 2, e], [s + 1, e], [s, e - 1]):
                 yield _with(pair, which, ev[:i] + [short] + ev[i + 1:])
 
 
-def candidates(pair: Pair) -> Iterator[Pair]:
-    """Smaller pairs to try, most reducing first (see the module docstring)."""
-    size = pair.size()
-    for maker in (_drops, _gap_cuts, _shortenings, _block_cuts):
+MAKERS = (_whole, _drops, _merges, _gap_cuts, _joint, _shortenings, _block_cuts)
+
+
+def candidates(pair: Pair, first: int = 0) -> Iterator[tuple[int, Pair]]:
+    """Smaller pairs to try, most reducing first (see the module docstring), each once, with the number
+    of the move that made them; from move ``first`` on."""
+    key = pair.key()
+    seen: set[tuple] = set()
+    for number, maker in enumerate(MAKERS[first:], start=first):
         for cand in maker(pair):
-            if cand.length >= 1 and cand.size() < size:
-                yield cand
+            if cand.length >= 1 and cand.key() < key:
+                ident = (cand.length, tuple(map(tuple, cand.y_true_events)), tuple(map(tuple, cand.y_pred_events)))
+                if ident not in seen:
+                    seen.add(ident)
+                    yield number, cand
 
 
-def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float) -> ShrinkOutcome:
+def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm: int = 1) -> ShrinkOutcome:
     """The smallest pair reached from ``pair`` on which ``fails`` stays true, within ``budget`` seconds.
+
+    After a move shortens the series the next pass starts at that move (the earlier ones failed
+    on a longer pair a moment ago); after any other move it starts from the top.  Only a full pass
+    in which no move succeeds ends the search.
 
     Parameters
     ----------
@@ -152,21 +265,29 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float) -> ShrinkOu
         ``fails(candidate) -> bool``: do the two evaluators still disagree?
     budget : float
         Seconds; checked before every candidate (a single slow call is not interrupted).
+    confirm : int, default 1
+        Further calls of ``fails`` a candidate must pass before it is kept.
 
     Returns
     -------
     ShrinkOutcome
-        ``finished`` is False when the budget ran out before no smaller candidate failed.
+        ``finished`` is False when the budget ran out before no smaller candidate failed;
+        ``path`` holds every pair kept, ``pair`` first.
     """
     start = time.perf_counter()
-    steps = tried = 0
+    steps = tried = first = 0
+    path = [pair]
     while True:
-        for cand in candidates(pair):
+        for number, cand in candidates(pair, first):
             if time.perf_counter() - start > budget:
-                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, False)
+                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, False, tuple(path))
             tried += 1
-            if fails(cand):
-                pair, steps = cand, steps + 1
+            if fails(cand) and all(fails(cand) for _ in range(confirm)):
+                # a shorter series: go on with the move that made it; else start again from the top
+                pair, steps, first = cand, steps + 1, (number if cand.length < pair.length else 0)
+                path.append(pair)
                 break
         else:
-            return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, True)
+            if first == 0:
+                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, True, tuple(path))
+            first = 0

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from .base import Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module
 
 __all__ = ["ADAPTERS", "METRICS"]
 

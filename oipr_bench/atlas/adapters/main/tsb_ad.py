@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from .base import Adapter, import_module
+from ..base import Adapter, import_module
 
 __all__ = ["ADAPTERS"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from .base import Adapter, as_labels, as_scores, import_submodule
+from ..base import Adapter, as_labels, as_scores, import_submodule
 
 __all__ = ["ADAPTERS"]
 

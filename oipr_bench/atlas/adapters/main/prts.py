@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .base import Adapter, as_labels, import_module
+from ..base import Adapter, as_labels, import_module
 
 __all__ = ["ADAPTERS", "adapter", "PAPER"]
 
