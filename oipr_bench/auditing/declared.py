@@ -12,8 +12,10 @@ front end's flags):
   that never looked.
 - :func:`inapplicable_declaration`, once the evaluator's kind is known (after its first
   successful call): a scalar's orientation or bounds (``--lower-is-better``, ``--bounds``) given
-  for an evaluator that returns precision and recall, or a precision/recall reference
-  (every built-in) given for one that returns one number.
+  for an evaluator that returns precision and recall, a precision/recall reference given for one
+  that returns one number, or a score reference (AUC, R-AUC, VUS) for one that returns precision and recall.
+- :func:`mismatched_reference`, before anything runs: a score reference for an evaluator that
+  takes binary predictions (its declared or default ``input_kind``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .option_names import OptionError
+from ..evaluators import SCORE_NAMES
 from ..vocabulary import CHARACTERISTICS, METRIC_PROPERTIES, PROPERTY_SEARCH, SANITY_CHECKS
 from ..vocabulary import SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
-__all__ = ["unchecked_expectation", "inapplicable_declaration", "refuse"]
+__all__ = ["unchecked_expectation", "inapplicable_declaration", "mismatched_reference", "refuse"]
 
 
 def refuse(problem: OptionError | None) -> None:
@@ -77,7 +80,21 @@ def inapplicable_declaration(options: Any, kind: str | None, evaluator: str) -> 
             if given:
                 return OptionError(f"{{{name}}} applies to a one-number score, but {evaluator} returns precision and "
                                    f"recall; drop {{{name}}}", name)
-    if kind == "score" and options.reference is not None:
+    scores = options.reference in SCORE_NAMES
+    if kind == "score" and options.reference is not None and not scores:
         return OptionError(f"{{reference}} {options.reference} returns precision and recall, but {evaluator} returns "
                            "one number: their results cannot be compared; drop {reference}", "reference")
+    if kind == "pr" and scores:
+        return OptionError(f"{{reference}} {options.reference} returns one number, but {evaluator} returns "
+                           "precision and recall: their results cannot be compared; drop {reference}", "reference")
+    return None
+
+
+def mismatched_reference(options: Any, input_kind: str, evaluator: str) -> OptionError | None:
+    """The error for a score reference (:data:`~oipr_bench.evaluators.SCORE_NAMES`) given for an evaluator that
+    takes binary predictions (``input_kind``), before anything runs; else None."""
+    if options.reference in SCORE_NAMES and input_kind != "scores":
+        return OptionError(f"{{reference}} {options.reference} takes scores, but {evaluator} takes binary predictions: "
+                           "their results cannot be compared; declare {input_kind} scores or drop {reference}",
+                           "reference", "input_kind")
     return None

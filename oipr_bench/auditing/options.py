@@ -125,7 +125,8 @@ class AuditOptions:
     isolate : bool
         Run every call in a worker process.
     reference : str or None
-        A built-in evaluator whose reference values every case is compared with.
+        A built-in evaluator whose reference values every case is compared with; a score evaluator
+        (:data:`~oipr_bench.evaluators.SCORE_NAMES`) is compared on the score families only, with ``differential``.
     reference_params : dict
         Its parameters (only with ``reference``).
     against : {"reference", "paper"} or None
@@ -275,14 +276,14 @@ class AuditOptions:
         object.__setattr__(self, "shrink_budget", budget)
 
     def _reference_evaluator_params(self) -> dict[str, Any]:
-        from ..evaluators import NAMES, get
+        from ..evaluators import NAMES, SCORE_NAMES, get
         from ..jsondata import jsonable
 
-        if self.reference not in NAMES:
-            raise OptionError(
-                f"{{reference}}: unknown evaluator {self.reference!r}; built-in evaluators are {', '.join(NAMES)}",
-                "reference",
-            )
+        if self.reference not in NAMES + SCORE_NAMES:
+            raise OptionError(f"{{reference}}: unknown evaluator {self.reference!r}; built-in evaluators are "
+                              f"{', '.join(NAMES + SCORE_NAMES)}", "reference")
+        if self.against == "paper" and self.reference in SCORE_NAMES:
+            raise OptionError(f"{{against}} paper: {self.reference} has no row in Table A1; drop {{against}}", "against")
         try:
             params = dict(get(self.reference, **self.reference_params).params)
         except (TypeError, ValueError) as exc:

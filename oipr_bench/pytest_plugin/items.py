@@ -102,6 +102,8 @@ class OiprCollector(pytest.Collector):
     """Parent node of the oipr-bench items (node id ``oipr-bench``), collected after the user's own tests."""
 
     def collect(self) -> list[pytest.Item]:
+        from ..auditing.regression.configured import compares_cases  # lazy: the plugin module imports almost nothing
+
         state = state_of(self.config)
         if state is None:
             return []
@@ -111,7 +113,7 @@ class OiprCollector(pytest.Collector):
         keys += [("sanity", name) for name in session.sanity_checks]
         keys += [("characteristic", name) for name in CHARACTERISTICS if table5]
         keys += [("property", name) for name in METRIC_PROPERTIES if session.runs_properties]
-        if session.options.reference is not None and table5:
+        if compares_cases(session.options) and table5:  # a score reference: its differential items only
             keys += [("reference", cid) for cid in state.case_ids]
         keys += [("differential", family) for family in session.families]
         items = []

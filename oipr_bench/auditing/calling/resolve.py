@@ -300,9 +300,9 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
     params = dict(params or {})
     if isinstance(evaluator, str):
         spec = evaluator.strip()
-        from ...evaluators import NAMES, get
+        from ...evaluators import NAMES, SCORE_NAMES, get
 
-        if spec in NAMES:
+        if spec in NAMES + SCORE_NAMES:  # a score evaluator too: a score reference's own row is audited with it
             try:
                 inst = get(spec, **params)
             except (TypeError, ValueError) as exc:

@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from ...vocabulary import CHARACTERISTICS, METRIC_PROPERTIES
 from ..regression.case_sets import fixtures_of
+from ..regression.configured import compares_cases
 from .comparison import reference_info
 from .results import Profile
 from ..run_record import RunRecord, planned_items
@@ -46,7 +47,7 @@ def assemble_profile(case_results: Mapping[str, Any], characteristic_results: Ma
     order = list(cases)
     suite = options.suite_for(declarations.input_kind)
     planned = planned_items(order, sanity_checks if options.sanity else (), table5=suite in ("table5", "all"),
-                            properties=suite in ("properties", "all"), reference=options.reference is not None,
+                            properties=suite in ("properties", "all"), reference=compares_cases(options),
                             families=families)
     kinds = [r.kind for r in case_results.values() if r.ok]
     return Profile(

@@ -30,10 +30,11 @@ from ..regression.case_sets import cases_with, user_cases_of, user_reference
 from .comparison import compare_case
 from .expected_row import reference_expectations
 from .assembly import assemble_profile
-from ..regression.differential import DifferentialResult, run_configured
+from ..regression.differential import DifferentialResult
+from ..regression.configured import compares_cases, families_of, run_configured
 from ..expectations import expectations_from, judge, merge_expectations
 from ..options import AuditOptions, declared_expectations
-from ..declared import inapplicable_declaration, refuse, unchecked_expectation
+from ..declared import inapplicable_declaration, mismatched_reference, refuse, unchecked_expectation
 from ..calling.resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
 from ..calling.declarations import declarations_of
@@ -43,7 +44,7 @@ from .sanity import SanityContext, judged, nondeterminism, run_check
 from ...evaluators.score import Score
 from ..properties.run import run_property, undetermined_property
 from ..properties.results import PropertyResult
-from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, FAMILIES, PROPERTY_SEARCH, SANITY_CHECKS
+from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, PROPERTY_SEARCH, SANITY_CHECKS
 from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5, UNDETERMINED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
@@ -65,14 +66,15 @@ class AuditSession:
     def __init__(self, resolved: Resolved, options: AuditOptions | None = None) -> None:
         self.resolved = resolved
         self.options = options if options is not None else AuditOptions()
-        own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
-        self.expectations = merge_expectations(own, dict(self.options.expectations),
-                                               base=reference_expectations(AuditSession, self.options))
         o = self.options
         self.declarations = declarations_of(resolved, input_kind=o.input_kind, higher_is_better=o.higher_is_better,
                                             bounds=o.bounds)
         refuse(unchecked_expectation(o.expectations, o.suite_for(self.declarations.input_kind), sanity=o.sanity,
                                      hypothesis_examples=o.hypothesis_examples))  # refused, never ignored
+        refuse(mismatched_reference(o, self.declarations.input_kind, resolved.name))  # before the reference's row is run
+        own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
+        self.expectations = merge_expectations(own, dict(self.options.expectations),
+                                               base=reference_expectations(AuditSession, self.options))
         self.caller = Caller(resolved.fn, timeout=o.timeout, isolate=o.isolate,
                              input_kind=self.declarations.input_kind, bounds=self.declarations.bounds)
         #: "pr" or "score": set by the first successful call (:meth:`call`).
@@ -242,8 +244,9 @@ class AuditSession:
 
     @property
     def families(self) -> tuple[str, ...]:
-        """The differential families of this session (all of them with ``differential``, else none)."""
-        return FAMILIES if self.options.differential else ()
+        """The differential families of this session (all of them with ``differential``, else none; score
+        families with a score reference, :mod:`oipr_bench.auditing.regression.configured`)."""
+        return families_of(self.options)
 
     def differential_result(self, family: str) -> DifferentialResult:
         """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
@@ -265,7 +268,7 @@ class AuditSession:
             self.characteristic_result(name)
         for name in METRIC_PROPERTIES if self.runs_properties else ():
             self.property_result(name)
-        if self.options.reference is not None and self.runs_table5:
+        if compares_cases(self.options) and self.runs_table5:
             for cid in self.cases:
                 self.reference_result(cid)
         for family in self.families:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from ...evaluators import SCORE_NAMES
+
 from ..table5.readings import KIND_PR, KIND_SCORE
 from ...vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS
 from ...vocabulary import REPORTED, SUITE_PROPERTIES, SUITE_TABLE5
@@ -115,14 +117,14 @@ def render_differential(profile: Any) -> list[str]:
     res = list(profile.differential_results.values())
     if not res:
         return []
-    first = res[0]
-    lines = ["", f"differential against {profile.reference['name'] if profile.reference else '-'} "
-                 f"(seed {first.seed}, {first.n} pairs per family):"]
+    first, name = res[0], profile.reference['name'] if profile.reference else '-'
+    pair = "case" if name in SCORE_NAMES else "pair"  # a score reference's families hold (y_true, scores) cases
+    lines = ["", f"differential against {name} (seed {first.seed}, {first.n} {pair}s per family):"]
     for r in res:
         if r.status == PASSED:
-            lines.append(f"  {r.family}: {STATUS_TEXT[PASSED]} ({r.checked} pairs, {r.seconds:.2f} s)")
+            lines.append(f"  {r.family}: {STATUS_TEXT[PASSED]} ({r.checked} {pair}s, {r.seconds:.2f} s)")
         else:
-            lines.append(f"  {r.family}: {STATUS_TEXT[FAILED]} at pair {(r.index or 0) + 1}")
+            lines.append(f"  {r.family}: {STATUS_TEXT[FAILED]} at {pair} {(r.index or 0) + 1}")
             lines += [f"    {line}" for line in r.message.splitlines()[1:]]
     return lines
 
@@ -156,7 +158,9 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
             f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
             for n, r in profile.sanity_results.items()
         )]
-    if profile.reference is not None:
+    if profile.reference is not None and profile.reference["name"] in SCORE_NAMES:
+        lines += ["", f"reference {profile.reference['name']}: a score evaluator, compared on generated cases only"]
+    elif profile.reference is not None:
         res = list(profile.reference_results.values())
         bad = [r for r in res if r.status != PASSED]
         ref = profile.reference

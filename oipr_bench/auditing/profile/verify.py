@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..expectations import REFERENCE_SOURCE, Expectation
 from ..options import AuditOptions
 from .results import Profile
+from ..regression.score_differential import ScoreDisagreement
 from ..run_record import RunRecord, present_items
 
 __all__ = ["Verification", "options_of", "recompute", "compare_profiles", "verify", "DEFAULT_VERIFY_TOLERANCE"]
@@ -155,6 +156,11 @@ class _Tally:
 PRF = ("precision", "recall", "f1")
 
 
+def _numbers(v: Any) -> Sequence[Any] | None:
+    """A (P, R, F1) as it is, one number as a 1-tuple (None stays None)."""
+    return v if v is None or isinstance(v, tuple) else (v,)
+
+
 def _pairs(t: _Tally, kind: str, mine: Mapping[str, Any], again: Mapping[str, Any]) -> Iterable[tuple[str, Any, Any]]:
     """``(key, report's result, recomputed result)`` for every item of ``kind``; one not recomputed is named."""
     for key, r in mine.items():
@@ -218,8 +224,10 @@ def _comparisons(t: _Tally, report: Profile, again: Profile) -> None:
             t.verdict(f"differential[{family}].{which}.pair", None if a is None else tuple(a.pair),
                       None if b is None else tuple(b.pair))
             if a is not None and b is not None:
-                t.numbers_of(f"differential[{family}].{which}.evaluator", a.mine, b.mine, PRF)
-                t.numbers_of(f"differential[{family}].{which}.reference", a.reference, b.reference, PRF)
+                names = ("value",) if isinstance(a, ScoreDisagreement) else PRF  # a score reference: one number each
+                t.numbers_of(f"differential[{family}].{which}.evaluator", _numbers(a.mine), _numbers(b.mine), names)
+                t.numbers_of(f"differential[{family}].{which}.reference", _numbers(a.reference), _numbers(b.reference),
+                             names)
 
 
 def _stored(t: _Tally, report: Profile, again: Profile) -> None:

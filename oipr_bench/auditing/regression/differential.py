@@ -31,6 +31,7 @@ from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
 from .shrink import Pair, shrink
+from .score_differential import ScoreDisagreement
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM",
            "DEFAULT_SHRINK_BUDGET",
@@ -158,7 +159,8 @@ class DifferentialResult:
     message : str
         The whole report of a failure (family, pairs, outputs, difference, reproduction), or a summary.
     found, shrunk : Disagreement or None
-        The first differing pair as generated, and as shrunk.
+        The first differing pair as generated, and as shrunk (a
+        :class:`~oipr_bench.auditing.regression.score_differential.ScoreDisagreement` for a score reference).
     index : int or None
         Position of ``found`` in the family.
     shrink_steps, shrink_seconds, shrink_finished :
@@ -184,6 +186,8 @@ class DifferentialResult:
     @property
     def reproduction(self) -> str:
         """The one-line reproduction of the shrunk counterexample, or ``""``."""
+        if isinstance(self.shrunk, ScoreDisagreement):  # a score reference's family (score_differential)
+            return self.shrunk.reproduction
         return reproduction(self.shrunk.pair) if self.shrunk is not None else ""
 
     @property
@@ -202,7 +206,8 @@ class DifferentialResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "DifferentialResult":
-        found, shrunk = (None if d.get(k) is None else Disagreement.from_dict(d[k]) for k in ("found", "shrunk"))
+        found, shrunk = (None if d.get(k) is None else (ScoreDisagreement if "scores" in d[k] else Disagreement).from_dict(d[k])
+                         for k in ("found", "shrunk"))
         return cls(d["family"], d["status"], int(d["n"]), int(d["checked"]), int(d["seed"]), d.get("message", ""),
                    found, shrunk, d.get("index"), int(d.get("shrink_steps", 0)), float(d.get("shrink_seconds", 0.0)),
                    bool(d.get("shrink_finished", True)), float(d.get("seconds", 0.0)))

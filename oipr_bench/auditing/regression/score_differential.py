@@ -30,8 +30,8 @@ from ...testing.score_families import SCORE_FAMILIES, ScoreCase, score_cases
 from ...vocabulary import FAILED, PASSED
 from .score_shrink import shrink_case
 
-__all__ = ["ScoreDifferentialResult", "run_score_family", "run_score_differential", "case_reproduction",
-           "DEFAULT_SHRINK_BUDGET"]
+__all__ = ["ScoreDifferentialResult", "ScoreDisagreement", "run_score_family", "run_score_differential",
+           "case_reproduction", "value_of", "difference_of", "DEFAULT_SHRINK_BUDGET"]
 
 #: Seconds the shrinking of one counterexample may take.
 DEFAULT_SHRINK_BUDGET = 30.0
@@ -45,7 +45,7 @@ def case_reproduction(case: ScoreCase) -> str:
             f"y_true, scores = from_events({case.y_true_events}, {case.length}), np.array({list(case.scores)!r})")
 
 
-def _value(fn: ScoreCall, case: ScoreCase) -> tuple[float | None, str]:
+def value_of(fn: ScoreCall, case: ScoreCase) -> tuple[float | None, str]:
     """``(value, "")``, or ``(None, what went wrong)``."""
     y_true, scores = case.arrays()
     try:
@@ -57,7 +57,7 @@ def _value(fn: ScoreCall, case: ScoreCase) -> tuple[float | None, str]:
     return float(out), ""
 
 
-def _difference(mine: tuple[float | None, str], ref: tuple[float | None, str], tol: float) -> str:
+def difference_of(mine: tuple[float | None, str], ref: tuple[float | None, str], tol: float) -> str:
     (a, why_a), (b, why_b) = mine, ref
     if b is None:
         return f"the reference {why_b}"
@@ -100,11 +100,53 @@ class ScoreDifferentialResult:
     shrink_steps: int = 0
     shrink_finished: bool = True
     seconds: float = 0.0
+    shrink_seconds: float = 0.0
 
     @property
     def reproduction(self) -> str:
         """The one-line reproduction of the shrunk counterexample, or ``""``."""
         return case_reproduction(self.shrunk) if self.shrunk is not None else ""
+
+
+def _finite_or_none(x: float | None) -> float | None:
+    return None if x is None or math.isnan(x) else x
+
+
+@dataclass(frozen=True)
+class ScoreDisagreement:
+    """A score evaluator and its reference on one case, as an audit's differential item stores it.
+
+    The counterpart of :class:`oipr_bench.auditing.regression.differential.Disagreement` for
+    ``(y_true, scores)`` cases: ``pair`` is the :class:`ScoreCase`, ``mine`` and ``reference``
+    the two values (None: the call failed or gave NaN, ``problem`` says which).
+    """
+
+    pair: ScoreCase
+    mine: float | None
+    reference: float | None
+    problem: str
+
+    @classmethod
+    def of(cls, evaluator: ScoreCall, reference: ScoreCall, case: ScoreCase, tolerance: float) -> "ScoreDisagreement":
+        """Call both on ``case`` and compare them."""
+        mine, ref = value_of(evaluator, case), value_of(reference, case)
+        return cls(case, _finite_or_none(mine[0]), _finite_or_none(ref[0]), difference_of(mine, ref, tolerance))
+
+    @property
+    def reproduction(self) -> str:
+        """The one-line reproduction of this case."""
+        return case_reproduction(self.pair)
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.pair
+        return {"family": p.family, "index": p.index, "length": p.length, "y_true_events": p.y_true_events,
+                "scores": list(p.scores), "mine": self.mine, "reference": self.reference, "problem": self.problem}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ScoreDisagreement":
+        case = ScoreCase(d["family"], int(d["index"]), int(d["length"]), [list(e) for e in d["y_true_events"]],
+                         tuple(float(v) for v in d["scores"]))
+        return cls(case, d.get("mine"), d.get("reference"), d.get("problem", ""))
 
 
 def _describe(case: ScoreCase) -> str:
@@ -120,7 +162,7 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
     start = time.perf_counter()
 
     def problem(case: ScoreCase) -> str:
-        return _difference(_value(evaluator, case), _value(reference, case), tolerance)
+        return difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
 
     for case in score_cases(family, n, seed, window):
         found = problem(case)
@@ -136,7 +178,8 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
             f"  {_describe(outcome.case)}",
             f"reproduce: {case_reproduction(outcome.case)}"])
         return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, outcome.case,
-                                       shrunk_problem, outcome.steps, outcome.finished, time.perf_counter() - start)
+                                       shrunk_problem, outcome.steps, outcome.finished, time.perf_counter() - start,
+                                       outcome.seconds)
     seconds = time.perf_counter() - start
     return ScoreDifferentialResult(family, PASSED, n, n, seed, f"{n} cases agree with {name} (seed {seed}, {seconds:.2f} s)",
                                    seconds=seconds)

@@ -1,0 +1,87 @@
+"""An audit's differential items as its options say: binary families or score families.
+
+With a precision/recall reference (:data:`oipr_bench.evaluators.NAMES`) an audit's
+``differential[<family>]`` items are the families of :mod:`oipr_bench.testing.families`, run by
+:func:`oipr_bench.auditing.regression.differential.run_configured`.  With a score reference
+(:data:`oipr_bench.evaluators.SCORE_NAMES`: AUC-ROC, AUC-PR, R-AUC-ROC, R-AUC-PR, VUS-ROC, VUS-PR)
+they are the families of :mod:`oipr_bench.testing.score_families`, run through the audit's own
+call (timeout, isolation, declared bounds) by
+:func:`oipr_bench.auditing.regression.score_differential.run_score_family`; the result is the same
+:class:`~oipr_bench.auditing.regression.differential.DifferentialResult`, its counterexamples
+:class:`~oipr_bench.auditing.regression.score_differential.ScoreDisagreement`, so the profile, the
+report, the pytest items and ``verify`` treat both alike.
+
+A score reference has no stored values on the dataset's cases, so it makes no
+``reference[<case>]`` items (:func:`compares_cases`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...evaluators import SCORE_NAMES, get
+from ...testing.score_families import SCORE_FAMILIES
+from ...vocabulary import BAD_RESULT, FAMILIES
+from ..calling.runner import CallOutcome
+from ..table5.readings import KIND_SCORE
+from .differential import Call, DifferentialResult
+from .differential import run_configured as run_binary_configured
+from .score_differential import ScoreDisagreement, run_score_family
+
+__all__ = ["families_of", "compares_cases", "run_configured", "CallFailed"]
+
+
+class CallFailed(Exception):
+    """The audit's call of a score evaluator did not give a number (raised, timed out, crashed, ...)."""
+
+
+def families_of(options: Any) -> tuple[str, ...]:
+    """The differential families of an audit with ``options`` (none without ``differential``)."""
+    if not options.differential:
+        return ()
+    return SCORE_FAMILIES if options.reference in SCORE_NAMES else FAMILIES
+
+
+def compares_cases(options: Any) -> bool:
+    """True when the audit compares every case with the reference's stored values (a precision/recall reference)."""
+    return options.reference is not None and options.reference not in SCORE_NAMES
+
+
+def _one_number(call: Call) -> Any:
+    """``call`` (an audit's, returning a CallOutcome) as ``(y_true, scores) -> value``, raising when it fails."""
+
+    def value(y_true: Any, scores: Any) -> Any:
+        out: CallOutcome = call(y_true, scores)
+        usable = out.ok or (out.kind == BAD_RESULT and out.score is not None)  # a value out of its bounds is compared
+        if not usable or out.score is None:
+            raise CallFailed(f"{out.kind}: {out.message}")
+        if out.result_kind != KIND_SCORE:
+            return tuple(out.score[:2])  # precision and recall: reported as not a number
+        return out.score.f1
+
+    return value
+
+
+def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
+    """Run ``family`` as ``options`` say (reference, parameters, N, seed, tolerance, shrink budget).
+
+    Raises
+    ------
+    KeyError
+        ``family`` is not run in this audit (no ``differential``, or not one of :func:`families_of`).
+    """
+    if options.reference not in SCORE_NAMES:
+        return run_binary_configured(call, options, family)
+    if family not in families_of(options):
+        known = ", ".join(SCORE_FAMILIES) if options.differential else "none (differential is off)"
+        raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
+    reference = get(options.reference, **options.reference_params)
+    evaluator, tol = _one_number(call), options.comparison_tolerance
+    r = run_score_family(evaluator, reference, family, name=options.reference, n=options.differential,
+                         seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
+                         shrink_budget=options.shrink_budget)
+    found, shrunk = (None if case is None else ScoreDisagreement.of(evaluator, reference, case, tol)
+                     for case in (r.found, r.shrunk))
+    return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,
+                              None if r.found is None else r.found.index, r.shrink_steps, r.shrink_seconds,
+                              r.shrink_finished, r.seconds)
