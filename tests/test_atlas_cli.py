@@ -23,7 +23,7 @@ pytest_plugins = ["pytester"]
 
 @pytest.fixture(scope="module", autouse=True)
 def small_registry():
-    """Only the built-ins and tadpak's five rows (unavailable unless the atlas env is installed): fast."""
+    """Only the 13 built-ins and tadpak's five rows (unavailable unless the atlas env is installed): fast."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(registry, "PACKAGE_MODULES", ("builtins", "main.tadpak"))
         yield
@@ -44,7 +44,7 @@ def _doc(directory: Path) -> dict:
 def test_write_keeps_every_row_with_version_and_parameters(written: Path):
     doc = _doc(written)
     assert [r["id"] for r in doc["rows"]] == [a.id for a in adapters()]
-    assert len(doc["rows"]) == 12
+    assert len(doc["rows"]) == 18  # 13 built-ins (7 binary, 6 score) and tadpak's 5
     for row in doc["rows"]:
         assert row["status"] in ("ok", "unavailable", "error", "not_run"), row["id"]
         assert isinstance(row["params"], dict)

@@ -7,7 +7,8 @@ property cells (suite ``all``: score metrics run the score properties on the
 families' real scores; docs/properties.md), the per-case headline numbers
 (F1 for a P/R metric, the score for a scalar one; ``None`` for NaN and for a
 failed case, the latter listed in ``failed_cases``) and the sanity checks that
-did not pass (``sanity_failed``).
+did not pass (``sanity_failed``) and the undetermined cells that read a saturated
+case, with the reason (``saturated``).
 The audit's JSON report is kept beside it (one file per row).
 """
 
@@ -22,7 +23,7 @@ from typing import Any, Iterable
 from ..vocabulary import NOT_APPLICABLE, NOT_RUN, SUITE_ALL
 from .adapters.base import Adapter, Unavailable
 
-__all__ = ["ROW_STATUSES", "profile_adapter", "profile_all", "row_from_report", "headline", "cell"]
+__all__ = ["ROW_STATUSES", "batches", "profile_adapter", "profile_all", "row_from_report", "headline", "cell", "saturated_cells"]
 
 ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
 
@@ -52,6 +53,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "cases": {},
         "failed_cases": [],
         "sanity_failed": [],
+        "saturated": {},
     }
 
 
@@ -74,6 +76,21 @@ def cell(characteristic: dict[str, Any]) -> str:
     return "?" if observed is None else str(observed)
 
 
+def saturated_cells(report: dict[str, Any]) -> dict[str, str]:
+    """``{name: the audit's reason}`` for each undetermined characteristic or property that reads a saturated case.
+
+    A case is saturated when the metric's perfect and uninformative values lie within
+    :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` of its range there (issue 27): the
+    grid marks the cell (:data:`~oipr_bench.atlas.property_grid.SATURATED_MARK`) and shows the reason.
+    """
+    out = {}
+    for entry in [*report["characteristics"], *report.get("properties", [])]:
+        message = entry.get("message") or ""
+        if cell(entry) == "?" and "saturated" in message:
+            out[entry["name"]] = message
+    return out
+
+
 def _strip_timings(obj: Any) -> Any:
     """The report without wall times (so that the committed atlas is reproducible)."""
     if isinstance(obj, dict):
@@ -93,6 +110,7 @@ def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
     failed = [c for c in report["cases"] if c["status"] != "ok"]
     row["failed_cases"] = [c["case_id"] for c in failed]
     row["sanity_failed"] = [s["name"] for s in report.get("sanity", []) if s["status"] != "passed"]
+    row["saturated"] = saturated_cells(report)
     if failed:
         row["reason"] = f"{len(failed)} of {len(report['cases'])} cases failed; first: {failed[0]['case_id']}: {failed[0]['message']}"
     return row
@@ -161,6 +179,36 @@ def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], 
     return profile_adapter(by_id()[row_id], reverse)
 
 
+def _profile_batch(row_ids: list[str], reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
+    """Profile rows one after the other in this process: a shared pair (:mod:`.adapters.shared`), storing row first."""
+    from .adapters.shared import clear
+
+    try:
+        return [_profile_by_id(i, reverse) for i in row_ids]
+    finally:
+        clear()
+
+
+def batches(adapters: list[Adapter]) -> list[list[int]]:
+    """Indices of ``adapters`` in the batches one worker profiles: each shared pair together, the rest alone.
+
+    Longest first (reduced slow rows, other slow rows, then the rest), so that a run's wall time
+    is about its longest batch, not a slow row queued behind the fast ones.
+    """
+    out: list[list[int]] = []
+    by_call: dict[tuple[str, str], list[int]] = {}
+    for i, a in enumerate(adapters):
+        if a.shared:
+            key = (a.shared, repr(sorted(a.params.items())))
+            if key not in by_call:
+                by_call[key] = []
+                out.append(by_call[key])
+            by_call[key].append(i)
+        else:
+            out.append([i])
+    return sorted(out, key=lambda b: (not adapters[b[0]].slow, adapters[b[0]].random_runs is None))
+
+
 def worker_count(jobs: int, rows: int) -> int:
     """Worker processes to start for ``rows`` rows when ``jobs`` are asked: ``min(jobs, rows, CPUs)``, at least 1."""
     return max(1, min(jobs, rows, os.cpu_count() or 1))
@@ -170,15 +218,18 @@ def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = Fals
     """Audit every adapter (in ``jobs`` worker processes), in the given order; ``reverse``: see :func:`profile_adapter`."""
     listed = list(adapters)
     ids = [a.id for a in listed]
-    jobs = worker_count(jobs, len(ids))
-    if jobs <= 1 or len(ids) <= 1:
-        return [_profile_by_id(i, reverse) for i in ids]
-    # The longest rows start first (reduced slow rows, other slow rows, then the rest), so the
-    # run's wall time is about its longest row, not a slow row queued behind the fast ones.
-    first = sorted(range(len(ids)), key=lambda i: (not listed[i].slow, listed[i].random_runs is None))
+    groups = batches(listed)
+    jobs = worker_count(jobs, len(groups))
+    results: dict[int, tuple[dict[str, Any], dict[str, Any] | None, float]] = {}
+    if jobs <= 1:
+        for group in groups:
+            results.update(zip(group, _profile_batch([ids[i] for i in group], reverse)))
+        return [results[i] for i in range(len(ids))]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {i: pool.submit(_profile_by_id, ids[i], reverse) for i in first}
-        return [futures[i].result() for i in range(len(ids))]
+        futures = [(group, pool.submit(_profile_batch, [ids[i] for i in group], reverse)) for group in groups]
+        for group, future in futures:
+            results.update(zip(group, future.result()))
+    return [results[i] for i in range(len(ids))]
 
 
 def not_run_row(adapter: Adapter, reason: str, status: str = NOT_RUN) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from typing import Any, Mapping
 
 from ..vocabulary import METRIC_PROPERTIES
 
-__all__ = ["PROPERTY_SHORT", "property_cells", "property_disagreements", "property_markdown", "property_html"]
+__all__ = ["PROPERTY_SHORT", "SATURATED_MARK", "shown", "saturated_lines", "property_cells", "property_disagreements",
+           "property_markdown", "property_html"]
 
 #: Column headers of the property grid.
 PROPERTY_SHORT: dict[str, str] = dict(zip(METRIC_PROPERTIES, (
@@ -23,6 +24,20 @@ PROPERTY_SHORT: dict[str, str] = dict(zip(METRIC_PROPERTIES, (
     "chance")))
 
 NOT_VALUES = ("n/a", "?", "-")
+
+#: How the grids show an undetermined cell whose case is *saturated* (the metric's perfect and uninformative
+#: values lie within 0.02 of its range there, so it tells nothing apart); ``row["saturated"]`` says why.
+SATURATED_MARK = "?sat"
+
+
+def shown(row: Mapping[str, Any], name: str, value: str) -> str:
+    """A grid cell as shown: :data:`SATURATED_MARK` for an undetermined cell the row lists as saturated."""
+    return SATURATED_MARK if value == "?" and name in (row.get("saturated") or {}) else value
+
+
+def saturated_lines(rows: list[Mapping[str, Any]]) -> list[tuple[str, str, str]]:
+    """``(row id, characteristic or property, why)`` for every saturated cell, in row order."""
+    return [(r["id"], name, why) for r in rows if r["status"] == "ok" for name, why in (r.get("saturated") or {}).items()]
 
 
 def _label(row: Mapping[str, Any]) -> str:
@@ -34,7 +49,7 @@ def property_cells(row: Mapping[str, Any], names: list[str]) -> list[str]:
     props = row.get("properties") or {}
     if row["status"] != "ok" or not props:
         return ["-"] * len(names)
-    return [props.get(n, "?") for n in names]
+    return [shown(row, n, props.get(n, "?")) for n in names]
 
 
 def property_disagreements(rows: list[Mapping[str, Any]], names: list[str]) -> list[tuple[str, str, str]]:
@@ -46,7 +61,7 @@ def property_disagreements(rows: list[Mapping[str, Any]], names: list[str]) -> l
     out = []
     for group, members in groups.items():
         for name in names:
-            values = {_label(r): r["properties"].get(name, "?") for r in members}
+            values = {_label(r): r["properties"].get(name, "?") for r in members}  # stored values: "?" is not a value
             if len({v for v in values.values() if v not in NOT_VALUES}) > 1:
                 out.append((group, name, "; ".join(f"{k} = {v}" for k, v in values.items())))
     return out
@@ -67,7 +82,8 @@ def property_markdown(doc: Mapping[str, Any]) -> list[str]:
     out = ["## Metric properties", "",
            "Columns: " + "; ".join(f"`{PROPERTY_SHORT.get(n, n)}` {n}" for n in names) + " (docs/properties.md).", "",
            "Cells: the property's value; `n/a` a property the metric cannot answer (a score property for a metric "
-           "taking 0/1 predictions); `?` undetermined; `-` not profiled on the properties.", ""]
+           f"taking 0/1 predictions); `?` undetermined; `{SATURATED_MARK}` undetermined because the case it reads is "
+           "saturated (listed with the reason under \"Saturated cells\"); `-` not profiled on the properties.", ""]
     families: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
         families.setdefault(row["family"], []).append(row)
@@ -91,8 +107,10 @@ def property_html(doc: Mapping[str, Any]) -> str:
     parts = ["<h2>Metric properties</h2><table><tr><th>metric</th>"
              + "".join(f"<th title='{e(n)}'>{e(PROPERTY_SHORT.get(n, n))}</th>" for n in names) + "</tr>"]
     for row in doc["rows"]:
-        parts.append(f"<tr><td>{e(_label(row))}</td>" + "".join(f"<td>{e(c)}</td>" for c in property_cells(row, names))
-                     + "</tr>")
+        why = row.get("saturated") or {}
+        parts.append(f"<tr><td>{e(_label(row))}</td>" + "".join(
+            f"<td title='{e(why[n])}'>{e(c)}</td>" if c == SATURATED_MARK else f"<td>{e(c)}</td>"
+            for n, c in zip(names, property_cells(row, names))) + "</tr>")
     parts.append("</table><h2>Where \"the same\" metric disagrees on a property</h2><table>"
                  "<tr><th>group</th><th>property</th><th>values</th></tr>")
     parts += [f"<tr><td>{e(g)}</td><td>{e(p)}</td><td>{e(v)}</td></tr>" for g, p, v in property_disagreements(list(doc["rows"]), names)]

@@ -12,7 +12,7 @@ import html
 from typing import Any, Iterable, Mapping
 
 from ..vocabulary import CHARACTERISTICS
-from .property_grid import property_html, property_markdown
+from .property_grid import SATURATED_MARK, property_html, property_markdown, saturated_lines, shown
 
 __all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label", "sanity_cell"]
 
@@ -45,7 +45,7 @@ def families(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, A
 def _cells(row: Mapping[str, Any], names: list[str]) -> list[str]:
     if row["status"] != "ok":
         return ["-"] * len(names)
-    return [row["characteristics"].get(n, "?") for n in names]
+    return [shown(row, n, row["characteristics"].get(n, "?")) for n in names]
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -103,7 +103,10 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     out = ["# The metric atlas", "", "Written by `oipr-bench atlas --write` (do not edit). " + _summary(doc)[0], ""]
     out += ["Columns: " + "; ".join(f"`{SHORT[n]}` {n}" for n in names) + ".", ""]
     out += ["Cells: the audit's value; `n/a` a rule a scalar metric cannot answer; `?` undetermined (a needed case "
-            "failed, or the numbers are NaN or the metric has no scale there); `-` not profiled. `sanity`: `ok`, or "
+            f"failed, or the numbers are NaN or the metric has no scale there); `{SATURATED_MARK}` undetermined because "
+            "the case it reads is saturated: the metric's perfect and uninformative values lie within 0.02 of its range "
+            "there, so it tells nothing apart (each listed with the reason under \"Saturated cells\"); `-` not profiled. "
+            "`sanity`: `ok`, or "
             "the sanity checks the row does not pass (failed, or undetermined where every call they need failed; "
             "a row failing `discriminates` cannot tell the perfect detection from no detection or the all-ones "
             "one: read its cells with that in mind).", ""]
@@ -113,6 +116,10 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
         table = [[row_label(r), _declared(r), *_cells(r, names), sanity_cell(r)] for r in members]
         out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names], "sanity"], table) + [""]
     out += property_markdown(doc)
+    saturated = saturated_lines(list(rows))
+    if saturated:
+        out += ["## Saturated cells", "", f"The `{SATURATED_MARK}` cells above, each with the audit's reason.", ""]
+        out += _md_table(["row", "cell", "why undetermined"], [list(x) for x in saturated]) + [""]
     out += ["## Parameters", ""]
     out += _md_table(["metric", "parameters", "call"], [[row_label(r), _params(r["params"]), r["note"] or ""] for r in rows]) + [""]
     skipped = [r for r in rows if r["status"] != "ok" or r["reason"]]
@@ -153,7 +160,8 @@ def render_html(doc: Mapping[str, Any]) -> str:
         ".yes,.absent,.mitigated{background:#dfd}.no,.present{background:#fdd}.na{color:#888}</style></head><body>",
         "<h1>The metric atlas</h1>",
         f"<p>{e(_summary(doc)[0])}</p>",
-        "<p>Cells: the audit's value; n/a a rule a scalar metric cannot answer; ? undetermined; - not profiled; "
+        f"<p>Cells: the audit's value; n/a a rule a scalar metric cannot answer; ? undetermined; {SATURATED_MARK} "
+        "undetermined because the case is saturated (hover for the reason); - not profiled; "
         "sanity: ok or the sanity checks the row does not pass. Per-case numbers: err where the metric failed, nan where "
         "it returned NaN.</p>",
         "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names)
@@ -162,7 +170,9 @@ def render_html(doc: Mapping[str, Any]) -> str:
     for family, members in families(doc["rows"]).items():
         parts.append(f"<tr><th colspan='{len(names) + 3}' style='text-align:left'>{e(family)}</th></tr>")
         for row in members:
-            cells = "".join(f"<td class='{_css(c)}'>{e(c)}</td>" for c in _cells(row, names))
+            why = row.get("saturated") or {}
+            cells = "".join(f"<td class='na' title='{e(why[n])}'>{e(c)}</td>" if c == SATURATED_MARK
+                            else f"<td class='{_css(c)}'>{e(c)}</td>" for n, c in zip(names, _cells(row, names)))
             sanity = sanity_cell(row)
             cells += f"<td class='{'absent' if sanity == 'ok' else _css(sanity) if sanity == '-' else 'present'}'>{e(sanity)}</td>"
             title = e(_params(row["params"]) + (f" | {row['reason']}" if row["reason"] else ""))

@@ -117,6 +117,10 @@ class Adapter:
     env : str
         The pinned environment its package is installed in (:mod:`oipr_bench.atlas.adapters.envs`):
         ``main`` (atlas/requirements.txt) or ``modern`` (atlas/requirements-modern.txt).
+    shared : str or None
+        The package call this row shares with one partner row (e.g. TSB-AD's ``generate_curve``
+        gives VUS-ROC and VUS-PR): the pair is profiled in one worker and the partner reuses each
+        result once (:mod:`oipr_bench.atlas.adapters.shared`).  Stated in the row's note.
     """
 
     package: str
@@ -133,6 +137,7 @@ class Adapter:
     slow: bool = False
     random_runs: int | None = None
     env: str = "main"
+    shared: str | None = None
 
     @property
     def id(self) -> str:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..base import Adapter, import_module
+from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
@@ -49,12 +50,25 @@ def _auc(which: str) -> Callable[[Mapping[str, Any]], Any]:
     return build
 
 
+#: The call the VUS-ROC and VUS-PR rows share (:mod:`..shared`): one result holds both volumes.
+SHARED_CALL = "TSB-AD generate_curve"
+SHARED_NOTE = ("generate_curve(y_true, scores, slidingWindow, version, thre): index 6 VUS-ROC, 7 VUS-PR; the pair shares "
+               "each call's result (atlas/adapters/shared.py)")
+
+
+def shared_role(which: str) -> str:
+    """The VUS-ROC row stores each generate_curve result, the VUS-PR row takes it (:mod:`..shared`)."""
+    return "store" if which == "roc" else "take"
+
+
 def _vus(which: str) -> Callable[[Mapping[str, Any]], Any]:
     def build(params: Mapping[str, Any]) -> Any:
         generate_curve = import_module("TSB_AD.evaluation.basic_metrics").generate_curve
 
         def fn(y_true: np.ndarray, y_pred: np.ndarray) -> float:
-            out = generate_curve(np.asarray(y_true).astype(int), np.asarray(y_pred, dtype=np.float64), params["slidingWindow"], params["version"], params["thre"])
+            labels, scores = np.asarray(y_true).astype(int), np.asarray(y_pred, dtype=np.float64)
+            out = shared_result(SHARED_CALL, params, labels, scores, role=shared_role(which),
+                                call=lambda: generate_curve(labels, scores, params["slidingWindow"], params["version"], params["thre"]))
             return float(out[6] if which == "roc" else out[7])
 
         return fn
@@ -97,8 +111,10 @@ def _range_pr(params: Mapping[str, Any]) -> Any:
     return fn
 
 
-def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None, params: Any = None, kind: str = "score", note: str = "", slow: bool = False) -> Adapter:
-    return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow)
+def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None, params: Any = None, kind: str = "score",
+         note: str = "", slow: bool = False, shared: str | None = None) -> Adapter:
+    return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow,
+                   shared=shared)
 
 
 _THRESHOLDED = (
@@ -115,8 +131,10 @@ ADAPTERS: list[Adapter] = (
     + [
         _row("AUC-ROC", "threshold-free", _auc("roc"), input_kind="scores", group="AUC-ROC"),
         _row("AUC-PR", "threshold-free", _auc("pr"), input_kind="scores", group="AUC-PR"),
-        _row("VUS-ROC", "threshold-free", _vus("roc"), input_kind="scores", group="VUS-ROC", params=_VUS, slow=True),
-        _row("VUS-PR", "threshold-free", _vus("pr"), input_kind="scores", group="VUS-PR", params=_VUS, slow=True),
+        _row("VUS-ROC", "threshold-free", _vus("roc"), input_kind="scores", group="VUS-ROC", params=_VUS, slow=True,
+             note=SHARED_NOTE, shared=SHARED_CALL),
+        _row("VUS-PR", "threshold-free", _vus("pr"), input_kind="scores", group="VUS-PR", params=_VUS, slow=True,
+             note=SHARED_NOTE, shared=SHARED_CALL),
         _row("R-AUC-ROC", "threshold-free", _range_auc("roc"), input_kind="scores", group=None, params={"window": 100}),
         _row("R-AUC-PR", "threshold-free", _range_auc("pr"), input_kind="scores", group=None, params={"window": 100}),
         _row("Rprecision/Rrecall", "range-based", _range_pr, input_kind="binary", group="Tatbul range-based", params={"alpha": 0.2}, kind="pr",

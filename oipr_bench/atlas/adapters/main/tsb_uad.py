@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ..base import Adapter, as_labels, as_scores, import_module
+from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
@@ -30,7 +31,9 @@ def _volume(which: str) -> Callable[[Mapping[str, Any]], Any]:
         curve = import_module("TSB_UAD.vus.metrics").generate_curve
 
         def fn(y_true: Any, y_pred: Any) -> float:
-            out = curve(as_labels(y_true), as_scores(y_pred), params["slidingWindow"], params["version"], params["thre"])
+            labels, scores = as_labels(y_true), as_scores(y_pred)
+            out = shared_result(SHARED_CALL, params, labels, scores, role="store" if which == "roc" else "take",
+                                call=lambda: curve(labels, scores, params["slidingWindow"], params["version"], params["thre"]))
             return float(out[6] if which == "roc" else out[7])
 
         return fn
@@ -63,14 +66,20 @@ def _auc(which: str) -> Callable[[Mapping[str, Any]], Any]:
 
 _VUS = {"slidingWindow": 5, "version": "opt", "thre": 250}
 
+#: The call the VUS-ROC and VUS-PR rows share (:mod:`..shared`): one result holds both volumes.
+SHARED_CALL = "TSB-UAD generate_curve"
 
-def _row(metric: str, build: Any, params: Mapping[str, Any], group: str | None, slow: bool = False) -> Adapter:
-    return Adapter(PACKAGE, metric, "threshold-free", build, dict(params), input_kind="scores", group=group, slow=slow, env=ENV)
+
+def _row(metric: str, build: Any, params: Mapping[str, Any], group: str | None, slow: bool = False, shared: str | None = None) -> Adapter:
+    note = ("generate_curve(y_true, scores, slidingWindow, version, thre): index 6 VUS-ROC, 7 VUS-PR; the pair shares each "
+            "call's result (atlas/adapters/shared.py)") if shared else ""
+    return Adapter(PACKAGE, metric, "threshold-free", build, dict(params), input_kind="scores", group=group, slow=slow, env=ENV,
+                   shared=shared, note=note)
 
 
 ADAPTERS: list[Adapter] = [
-    _row("VUS-ROC", _volume("roc"), _VUS, "VUS-ROC"),
-    _row("VUS-PR", _volume("pr"), _VUS, "VUS-PR"),
+    _row("VUS-ROC", _volume("roc"), _VUS, "VUS-ROC", shared=SHARED_CALL),
+    _row("VUS-PR", _volume("pr"), _VUS, "VUS-PR", shared=SHARED_CALL),
     _row("R-AUC-ROC", _range_auc("roc"), {"window": 5}, None),
     _row("R-AUC-PR", _range_auc("pr"), {"window": 5}, None),
     _row("AUC-ROC", _auc("roc"), {}, "AUC-ROC"),

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..base import Adapter, as_labels, as_scores, import_module
+from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
@@ -26,12 +27,19 @@ def _metricor() -> Any:
     return import_module("vus.utils.metrics").metricor()
 
 
+#: The call the VUS-ROC and VUS-PR rows share (:mod:`..shared`): one result holds both volumes (index 4, 5).
+SHARED_CALL = "vus RangeAUC_volume_opt"
+
+
 def _volume(index: int) -> Callable[[Mapping[str, Any]], Any]:
     def build(params: Mapping[str, Any]) -> Any:
         grader = _metricor()
 
         def fn(y_true: np.ndarray, y_pred: np.ndarray) -> float:
-            out = grader.RangeAUC_volume_opt(labels_original=as_labels(y_true), score=as_scores(y_pred), windowSize=params["slidingWindow"], thre=params["thre"])
+            labels, scores = as_labels(y_true), as_scores(y_pred)
+            out = shared_result(SHARED_CALL, params, labels, scores, role="store" if index == 4 else "take",
+                                call=lambda: grader.RangeAUC_volume_opt(labels_original=labels, score=scores,
+                                                                        windowSize=params["slidingWindow"], thre=params["thre"]))
             return float(out[index])
 
         return fn
@@ -72,13 +80,17 @@ def _affiliation(params: Mapping[str, Any]) -> Any:
 _VOLUME = {"slidingWindow": 100, "thre": 250}
 
 
-def _row(metric: str, family: str, build: Any, *, input_kind: str = "scores", group: str | None = None, params: Any = None, kind: str = "score", slow: bool = False) -> Adapter:
-    return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, slow=slow)
+def _row(metric: str, family: str, build: Any, *, input_kind: str = "scores", group: str | None = None, params: Any = None,
+         kind: str = "score", slow: bool = False, shared: str | None = None) -> Adapter:
+    note = ("metricor().RangeAUC_volume_opt(labels_original, score, windowSize, thre): index 4 VUS-ROC, 5 VUS-PR; the pair "
+            "shares each call's result (atlas/adapters/shared.py)") if shared else ""
+    return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, slow=slow,
+                   shared=shared, note=note)
 
 
 ADAPTERS: list[Adapter] = [
-    _row("VUS-ROC", "threshold-free", _volume(4), group="VUS-ROC", params=_VOLUME, slow=True),
-    _row("VUS-PR", "threshold-free", _volume(5), group="VUS-PR", params=_VOLUME, slow=True),
+    _row("VUS-ROC", "threshold-free", _volume(4), group="VUS-ROC", params=_VOLUME, slow=True, shared=SHARED_CALL),
+    _row("VUS-PR", "threshold-free", _volume(5), group="VUS-PR", params=_VOLUME, slow=True, shared=SHARED_CALL),
     _row("R-AUC-ROC", "threshold-free", _range_auc(0), params={"window": 100}),
     _row("R-AUC-PR", "threshold-free", _range_auc(1), params={"window": 100}),
     _row("AUC-ROC", "threshold-free", _auc_roc, group="AUC-ROC"),

@@ -30,12 +30,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from . import timeeval
+from . import timeeval, tsb_ad
 from ..base import Adapter, as_labels, as_scores, import_module, import_submodule
+from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
 _TSB = {"slidingWindow": 100, "version": "opt", "thre": 250}
+
+#: The variants are audited on 10 of the 100 random-detector runs (as TimeEval's VUS rows), to keep
+#: ``atlas --write --include-slow`` within its time (atlas/timings.json).
+TSB_RANDOM_RUNS = 10
 _TSB_VARIANTS = (
     ("thre=100", {"thre": 100}),
     ("thre=50", {"thre": 50}),
@@ -51,7 +56,9 @@ def _tsb_vus(which: str) -> Callable[[Mapping[str, Any]], Any]:
         curve = import_module("TSB_AD.evaluation.basic_metrics").generate_curve
 
         def fn(y_true: Any, y_pred: Any) -> float:
-            out = curve(as_labels(y_true), as_scores(y_pred), params["slidingWindow"], params["version"], params["thre"])
+            labels, scores = as_labels(y_true), as_scores(y_pred)
+            out = shared_result(tsb_ad.SHARED_CALL, params, labels, scores, role=tsb_ad.shared_role(which),
+                                call=lambda: curve(labels, scores, params["slidingWindow"], params["version"], params["thre"]))
             return float(out[6] if which == "roc" else out[7])
 
         return fn
@@ -73,7 +80,9 @@ def _timeeval_metric(cls: str) -> Callable[[Mapping[str, Any]], Any]:
 def _tsb(which: str, tag: str, change: dict) -> Adapter:
     name = "VUS-ROC" if which == "roc" else "VUS-PR"
     return Adapter("TSB-AD", f"{name}[{tag}]", "threshold-free", _tsb_vus(which), {**_TSB, **change}, input_kind="scores",
-                   group=name, slow=True, note=f"generate_curve(y_true, scores, slidingWindow, version, thre) with {tag}")
+                   group=name, slow=True, random_runs=TSB_RANDOM_RUNS, shared=tsb_ad.SHARED_CALL,
+                   note=f"generate_curve(y_true, scores, slidingWindow, version, thre) with {tag}; the VUS-ROC/VUS-PR pair "
+                        "shares each call's result (atlas/adapters/shared.py)")
 
 
 def _timeeval(cls: str, params: dict, group: str | None, slow: bool) -> Adapter:
