@@ -259,3 +259,20 @@ def test_vus_is_mean_of_volume_range_aucs() -> None:
         per_window = [evaluators.get(f"R-AUC-{kind}", sliding_window=w, thresholds=40)(y, s) for w in range(21)]
         vus = evaluators.get(f"VUS-{kind}", sliding_window=20, thresholds=40)(y, s)
         assert vus == pytest.approx(sum(per_window) / 21, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["R-AUC-ROC", "R-AUC-PR", "VUS-ROC", "VUS-PR"])
+def test_a_constant_score_is_0_under_timeevals_definitions_and_computed_under_the_others(name: str) -> None:
+    # TimeEval's Metric.__call__ and aeon return 0.0 for a constant score before computing (their guard);
+    # TSB-AD and vus compute it.  By hand, window 0, one threshold (0.5): every point is predicted, so
+    # recall 1 and FPR 1: the ROC area is the triangle 1/2; precision = 2/6 over one step of recall 1.
+    y, s = series(6, (1, 3)), np.full(6, 0.5)
+    window = {"sliding_window": 0, "thresholds": 1}
+    for definition in ("timeeval-compat", "timeeval"):
+        assert evaluators.get(name, **window, definition=definition)(y, s) == 0.0
+        assert score_oracle(name, **window, definition=definition)(y, s) == 0.0
+    expected = 0.5 if name.endswith("ROC") else 2 / 6
+    assert evaluators.get(name, **window)(y, s) == pytest.approx(expected, abs=1e-12)
+    raised = s + np.array([0, 1e-9, 0, 0, 0, 0])  # one distinct value more (on an event point): computed
+    for definition in ("timeeval-compat", "timeeval"):
+        assert evaluators.get(name, **window, definition=definition)(y, raised) > 0.0

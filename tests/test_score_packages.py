@@ -150,6 +150,27 @@ def test_vus_equals_timeeval(timeeval_metrics, seed: int, definition: str) -> No
     assert abs(evaluators.get("VUS-PR", sliding_window=window, definition=definition)(y, s) - pr) < TOL
 
 
+@pytest.mark.parametrize("definition", MODES)
+def test_timeevals_public_call_scores_a_constant_score_0_as_ours(timeeval_metrics, definition: str) -> None:
+    # TimeEval's Metric.__call__ refuses a constant score (0.0, with a warning) before computing;
+    # .score() would compute it.  Our TimeEval definitions follow the public call.
+    import warnings
+
+    y, _ = _case(1)
+    s = np.full(y.shape[0], 0.25)
+    classes = {"R-AUC-ROC": ("RangeRocAUC", {"buffer_size": 20}), "R-AUC-PR": ("RangePrAUC", {"buffer_size": 20}),
+               "VUS-ROC": ("RangeRocVUS", {"max_buffer_size": 20}), "VUS-PR": ("RangePrVUS", {"max_buffer_size": 20})}
+    for name, (cls, params) in classes.items():
+        metric = getattr(timeeval_metrics, cls)(compatibility_mode=MODES[definition], **params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = metric(y, s)
+        assert theirs == 0.0 and metric.score(y, s) != 0.0, cls  # the guard is what makes it 0
+        assert evaluators.get(name, sliding_window=20, definition=definition)(y, s) == theirs, name
+    # TSB-AD computes it, as our default definition does
+    assert evaluators.get("VUS-PR", sliding_window=20)(y, s) != 0.0
+
+
 def test_tsb_ad_range_auc_still_crashes(tsb) -> None:
     # Why R-AUC's default is the surface slice: TSB-AD 1.5's own RangeAUC has no number to match.
     y, s = _case(0)

@@ -144,7 +144,13 @@ def _rates(y_true: Sequence[int], sloped: Sequence[float], segments: list[tuple[
 
 def range_auc_oracle(y_true: Sequence[int], scores: Sequence[float], w: int, n: int,
                      convention: str = "volume") -> tuple[float, float]:
-    """Steps 1-6: ``(ROC area, PR area)`` at window ``w`` with ``n`` thresholds."""
+    """Steps 1-6: ``(ROC area, PR area)`` at window ``w`` with ``n`` thresholds.
+
+    TimeEval's conventions (``"compat"``, ``"timeeval"``) score a constant score 0.0 first, as
+    TimeEval's ``Metric.__call__`` and aeon do.
+    """
+    if convention in ("compat", "timeeval") and len(set(scores)) == 1:
+        return 0.0, 0.0
     if convention == "timeeval":
         sloped = linear_labels_oracle(y_true, w)
         n = min(n, len(scores))

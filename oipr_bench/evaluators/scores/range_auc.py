@@ -23,6 +23,10 @@ Four definitions, chosen by ``definition``:
     slopes ``linspace(1/sqrt(2), 1, h + 1)`` over ``h = sliding_window // 2`` points each side,
     the maximum (not the sum) where slopes overlap, every event its own window for existence
     (one point past its slope), trapezoid PR area, ``min(thresholds, T)`` thresholds.
+
+Both TimeEval definitions score a constant score 0.0, as TimeEval's public call
+(``Metric.__call__``, which refuses a constant score before computing) and aeon 1.6.0 do;
+the other two compute that input like any other, as TSB-AD and vus do.
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ CONVENTION_OF = {"tsb-ad": "volume", "vus": "runs", "timeeval-compat": "compat",
 
 def range_auc(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
               definition: str = "tsb-ad") -> tuple[float, float]:
-    """``(R-AUC-ROC, R-AUC-PR)`` of validated inputs."""
+    """``(R-AUC-ROC, R-AUC-PR)`` of validated inputs (TimeEval's definitions: 0.0 for a constant score)."""
+    if definition.startswith("timeeval") and scores.min() == scores.max():
+        return 0.0, 0.0
     if definition == "timeeval":
         thresholds = min(thresholds, y_true.shape[0])
     tpr, fpr, precision = range_curves(y_true, scores, [sliding_window], thresholds, CONVENTION_OF[definition])

@@ -14,6 +14,9 @@ sloped labels, ``P_new`` counts the whole slope mass, trapezoid PR areas, and th
 an event is one point shorter), with 250 thresholds in TimeEval.  ``definition="timeeval"`` is
 TimeEval's default mode, ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=sliding_window)``: the mean
 of the ``"timeeval"`` range-AUCs of :mod:`.range_auc` (TimeEval's own default window is 500).
+aeon 1.6.0's ``range_roc_vus_score`` / ``range_pr_vus_score`` are ``"timeeval-compat"`` at
+``sliding_window=500`` (its ``max_buffer_size``).  Both TimeEval definitions score a constant
+score 0.0, as TimeEval's ``Metric.__call__`` and aeon do.
 
 The kernel is exact to floating-point rounding and takes O(T log T + W * (W / 2) *
 thresholds) time and O(T + W * thresholds) memory, against TSB-AD's
@@ -40,7 +43,9 @@ DEFINITIONS = ("tsb-ad", "timeeval-compat", "timeeval")
 
 def vus(y_true: np.ndarray, scores: np.ndarray, sliding_window: int = 100, thresholds: int = 250,
         definition: str = "tsb-ad") -> tuple[float, float]:
-    """``(VUS-ROC, VUS-PR)`` of validated inputs."""
+    """``(VUS-ROC, VUS-PR)`` of validated inputs (TimeEval's definitions: 0.0 for a constant score)."""
+    if definition.startswith("timeeval") and scores.min() == scores.max():
+        return 0.0, 0.0
     if definition == "timeeval":
         thresholds = min(thresholds, y_true.shape[0])
     convention = {"tsb-ad": "volume", "timeeval-compat": "compat", "timeeval": "timeeval"}[definition]
