@@ -39,6 +39,8 @@ def test_rows_agreeing_off_the_constant_cases_get_the_same_verdicts():
     ids = {frozenset((x["id"], y["id"])) for x, y in pairs}
     assert frozenset(("TimeEval:RocAUC", "TSB-AD:AUC-ROC")) in ids
     assert frozenset(("TimeEval:AveragePrecision", "TSB-AD:AUC-PR")) in ids
+    for name in ("AUC-ROC", "AUC-PR", "VUS-ROC", "VUS-PR"):  # our score built-ins give TSB-AD's numbers
+        assert frozenset((f"oipr-bench:{name}", f"TSB-AD:{name}")) in ids, name
     assert len(pairs) >= 40
     for x, y in pairs:
         vx = {k: v for k, v in x["characteristics"].items() if k != "all_one_overestimation"}
