@@ -378,3 +378,14 @@ def test_render_puts_the_section_after_the_study_groups():
     text = render_disagreements([(group, empty, empty)])
     assert text.index("## a group") < text.index("**Verdict.** (no verdict written)") < text.index("## Across the two environments")
     assert text.endswith("\n")
+
+
+def test_docs_link_the_cross_env_section():
+    atlas_doc = Path(__file__).resolve().parents[1] / "docs" / "atlas.md"
+    if not atlas_doc.is_file():
+        pytest.skip("docs/atlas.md not available (not a source checkout)")
+    text = " ".join(atlas_doc.read_text(encoding="utf-8").split())
+    title = cross_env.render_cross_env()[0].removeprefix("## ")
+    assert "[atlas/DISAGREEMENTS.md](../atlas/DISAGREEMENTS.md)" in text and f'"{title}"' in text
+    assert "tests/test_disagreement_causes.py" in text and "tests/test_disagreement_causes_modern.py" in text
+    assert "the later definition leaves" not in text and "builds the metric per series" not in text
