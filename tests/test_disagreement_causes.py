@@ -389,3 +389,14 @@ def test_docs_link_the_cross_env_section():
     assert "[atlas/DISAGREEMENTS.md](../atlas/DISAGREEMENTS.md)" in text and f'"{title}"' in text
     assert "tests/test_disagreement_causes.py" in text and "tests/test_disagreement_causes_modern.py" in text
     assert "the later definition leaves" not in text and "builds the metric per series" not in text
+
+
+def test_changelog_quotes_the_constants():
+    changelog = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
+    if not changelog.is_file():
+        pytest.skip("CHANGELOG.md not available (not a source checkout)")
+    text = " ".join(changelog.read_text(encoding="utf-8").split())
+    vp = verdicts.VUS_PR_TP_POSITIONS
+    assert f"give {vp['TimeEval, step-wise']:.4f} against vus' {vp['vus']:.4f}" in text
+    assert f"where it reports {vp['TimeEval']:.4f}" in text
+    assert f"constant score ({VALUES['constant, dtaianomaly compatibility mode']:.4f} where TimeEval" in text
