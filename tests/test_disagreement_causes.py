@@ -346,6 +346,14 @@ def test_cross_env_values_match_our_evaluators():
     _close((1 + cross_env.constant_case_mass() / 40) / 2, "constant, dtaianomaly compatibility mode")
 
 
+def test_threshold_counts_sample_the_same_scores():
+    # The entries say 250 sampled positions (TSB-AD, vus, aeon, compatibility mode) and min(250, T) (TimeEval's and
+    # dtaianomaly's default) pick the same sorted scores: floor(linspace(0, T - 1, n)) as a set.
+    for length in range(1, 700):
+        positions = set(np.linspace(0, length - 1, 250).astype(int))
+        assert positions == set(np.linspace(0, length - 1, min(250, length)).astype(int)), length
+
+
 def test_render_includes_the_cross_env_entries():
     from oipr_bench.atlas.disagreements.report import render_disagreements
 

@@ -146,10 +146,11 @@ ENTRIES: tuple[CrossEntry, ...] = (
         "(aeon/benchmarking/metrics/anomaly_detection/_vus_metrics.py) carry only the compatibility branch of "
         "TimeEval's `RangeAucMetric._extend_anomaly_labels` / `_uniform_threshold_sampling` "
         "(timeeval/metrics/vus_metrics.py): sqrt slopes added and clipped at 1, the slope after an event starting "
-        "on its last point (one point shorter than the one before it), events re-read from the sloped labels, "
-        "always 250 thresholds. TimeEval's default instead uses linear slopes from 1/sqrt(2) to 1 (the maximum where "
-        "two overlap), every event as its own existence window, and min(max_samples, length) thresholds. Both "
-        "integrate the same trapezoid (`range_pr_roc_auc_support`). A default, not a bug: aeon matches TimeEval only "
+        "on its last point (one point shorter than the one before it), events re-read from the sloped labels. "
+        "TimeEval's default instead uses linear slopes from 1/sqrt(2) to 1 (the maximum where two overlap) and every "
+        "event as its own existence window. Both integrate the same trapezoid (`range_pr_roc_auc_support`); their "
+        "threshold counts (always 250 in aeon, min(250, length) in TimeEval's default) sample the same set of "
+        "scores, since 250 positions spread over fewer points hit every one. A default, not a bug: aeon matches TimeEval only "
         "with compatibility_mode=True.",
         (f"{_MAIN}::test_timeeval_range_pr_auc_modes", f"{_MODERN}::test_aeon_range_pr_auc_is_timeeval_compatibility_mode"),
     ),
@@ -199,8 +200,8 @@ ENTRIES: tuple[CrossEntry, ...] = (
         "((P + the whole sloped-label mass) / 2, against (2P + the predicted slope mass) / 2 at each threshold, P the "
         "event points); the existence windows (runs of non-zero sloped labels in compatibility mode, each event by "
         "default, against events merged with their margins); the slopes (the original sqrt shape with the one after "
-        "an event a point shorter in compatibility mode, linear and symmetric by default); the thresholds (TimeEval's "
-        "default min(250, length), here 40, against 250 positions). On this input the step sum alone moves TimeEval's "
+        "an event a point shorter in compatibility mode, linear and symmetric by default). The thresholds sample the "
+        "same scores in all of them. On this input the step sum alone moves TimeEval's "
         f"compatibility mode from {_v('VUS-PR w4, TimeEval compatibility mode, aeon, dtaianomaly compatibility mode')} to "
         f"{_v('VUS-PR w4, TimeEval compatibility mode curves summed step-wise')}, below TSB-AD's {_v('VUS-PR w4, TSB-AD and vus')}, "
         "so the other differences weigh about as much as the area formula. vus (Paparrizos et al.'s code) is the "

@@ -80,8 +80,8 @@ VERDICTS.update({
     "prints NaN) and crashes on series without anomaly. Ours and the reference code follow Huet et al.",
     "VUS-PR": "TSB-AD, vus and TSADmetrics (window 4) agree on all 25 cases; TSB-AD crashes on a 1-point "
     "series and all three on series without anomaly. TimeEval's RangePrVUS (buffer 4, with or without "
-    f"compatibility mode) disagrees on every case (tp_positions/c1: {_VP['TimeEval']:.4f} vs {_VP['vus']:.4f}). The cause "
-    "is mainly the area formula: TimeEval's RangeAucMetric._range_pr_roc_auc_support (timeeval/metrics/vus_metrics.py) "
+    f"compatibility mode) disagrees on every case (tp_positions/c1: {_VP['TimeEval']:.4f} vs {_VP['vus']:.4f}). There the "
+    "cause is the area formula: TimeEval's RangeAucMetric._range_pr_roc_auc_support (timeeval/metrics/vus_metrics.py) "
     "integrates the PR curve as trapezoids starting from (recall 0, precision 1), where vus' and TSB-AD's "
     "RangeAUC_volume_opt (vus/utils/metrics.py, TSB_AD/evaluation/basic_metrics.py) sum steps, each recall step "
     "times the precision at its end. On tp_positions/c1 (one predicted point) the trapezoid adds the triangle between "
@@ -90,12 +90,13 @@ VERDICTS.update({
     f"{_VP['TimeEval compatibility mode']:.4f} as it integrates them) against vus' {_VP['vus']:.4f}; the rest comes from "
     "its slopes (linear by default; the original sqrt shape, one point shorter after each event, in compatibility "
     "mode) and its recall denominator, (P + the whole sloped mass) / 2 instead of (2P + the predicted slope mass) / 2 "
-    "(docs/evaluators.md lists the differences; the section across the two environments below has the same "
-    "procedure in aeon and dtaianomaly). vus (Paparrizos et al.'s code) is the reference.",
+    "(docs/evaluators.md lists the differences). On other inputs these weigh as much as the area formula (the "
+    "section across the two environments below has an example, with the same procedure in aeon and dtaianomaly). vus (Paparrizos et al.'s code) is the reference.",
     "VUS-ROC": "TSB-AD, vus and TSADmetrics agree on all 25 cases, TimeEval's RangeRocVUS disagrees on every case, "
     f"by less (tp_positions/c1: {_VR['TimeEval']:.4f} vs {_VR['vus']:.4f}): the ROC area is a trapezoid sum in all of "
-    "them, so only the slopes, the recall denominator and the existence windows differ (as for VUS-PR). vus is the "
-    "reference.",
+    "them, so only the slopes, the existence windows and the denominators differ (TimeEval builds the recall's P "
+    "and the false-positive rate's N from the whole sloped mass, vus from the predicted part of it, as for VUS-PR). "
+    "vus is the reference.",
     "PATE (binary F1)": "TSADmetrics pate_f1 agrees with the PATE package on all 25 cases and the differential.",
     "PATE (scores)": "TSADmetrics pate agrees with the PATE package on all 25 cases and the differential.",
     "AUC-PR": "Two estimators: average precision (TSB-AD, TSADmetrics, TimeEval AveragePrecision) and the "
