@@ -231,6 +231,10 @@ def test_the_doubled_window_is_vus_robustness_eval_only():
     vus_get = next(n for n in ast.parse(_source("vus", "metrics.py")).body if isinstance(n, ast.FunctionDef) and n.name == "get_metrics")
     windows = {ast.unparse(c.args[2]) for c in ast.walk(vus_get) if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "generate_curve"}
     assert windows == {"slidingWindow"}
+    from oipr_bench.atlas.adapters.main import vus_variants
+
+    doc = " ".join(vus_variants.__doc__.split())
+    assert "call that module's ``generate_curve`` with ``2 * slidingWindow``" in doc and "No ``get_metrics`` doubles it" in doc
 
 
 # ---------------------------------------------------------------------------------------------
