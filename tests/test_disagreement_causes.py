@@ -412,3 +412,12 @@ def test_changelog_quotes_the_constants():
     assert f"give {vp['TimeEval, step-wise']:.4f} against vus' {vp['vus']:.4f}" in text
     assert f"where it reports {vp['TimeEval']:.4f}" in text
     assert f"constant score ({VALUES['constant, dtaianomaly compatibility mode']:.4f} where TimeEval" in text
+
+
+def test_versions_line_names_each_package_once():
+    # DISAGREEMENTS.md printed "TSADmetrics 1.0.16, TSADmetrics 1.0.16" for a group with two TSADmetrics members.
+    from oipr_bench._version import __version__
+    from oipr_bench.atlas.disagreements.report import _versions
+
+    line = _versions(["oipr-bench:PW", "TSADmetrics:pwf", "TSADmetrics:dicec"])
+    assert line.count("TSADmetrics") == 1 and line.startswith(f"oipr-bench {__version__}, TSADmetrics ")

@@ -26,7 +26,7 @@ def _versions(labels: list[str]) -> str:
     for g in groups():
         for m in g.members:
             seen[m.label] = m.adapter.version or "not installed"
-    return ", ".join(f"{label.split(':')[0]} {seen.get(label, '?')}" for label in dict.fromkeys(labels))
+    return ", ".join(dict.fromkeys(f"{label.split(':')[0]} {seen.get(label, '?')}" for label in labels))
 
 
 def _repro(kind: str, index: int, inputs: list[Series], run: dict[str, Any]) -> list[str]:
