@@ -421,3 +421,9 @@ def test_versions_line_names_each_package_once():
 
     line = _versions(["oipr-bench:PW", "TSADmetrics:pwf", "TSADmetrics:dicec"])
     assert line.count("TSADmetrics") == 1 and line.startswith(f"oipr-bench {__version__}, TSADmetrics ")
+
+
+@pytest.mark.parametrize("dist", ["prts", "TimeEval", "TSB-AD", "vus"])
+def test_cross_env_names_the_installed_versions(dist):
+    _need(dist)
+    assert f"{dist} {package_version(dist)}" in " ".join(cross_env.__doc__.split())

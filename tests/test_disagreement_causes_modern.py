@@ -142,3 +142,9 @@ def test_vus_pr_default_windows_modern_packages():
     _close(dtai, "VUS-PR default, dtaianomaly and TimeEval (max_buffer_size 500, linear slopes)")
     assert dtai == pytest.approx(evaluators.get("VUS-PR", sliding_window=500, definition="timeeval")(y, s), abs=1e-9)
     _close(evaluators.get("VUS-PR", sliding_window=100)(y, s), "VUS-PR default, TSB-AD (slidingWindow 100)")
+
+
+@pytest.mark.parametrize("dist", ["aeon", "dtaianomaly"])
+def test_cross_env_names_the_installed_versions(dist):
+    _need(dist)
+    assert f"{dist} {package_version(dist)}" in " ".join(cross_env.__doc__.split())

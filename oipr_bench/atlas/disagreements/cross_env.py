@@ -118,7 +118,8 @@ ENTRIES: tuple[CrossEntry, ...] = (
     CrossEntry(
         "aeon's range precision/recall against prts on constant predictions",
         ("prts:ts_precision/ts_recall[flat,reciprocal] (main)", "aeon:range_precision/range_recall[flat,reciprocal] (modern)"),
-        "20 points, y_true [2, 6); the all-ones prediction and the empty one (the constant detector's c2 and c1). "
+        "20 points, y_true [2, 6); the all-ones prediction and the empty one (what the constant detector's c2 and "
+        "c1 predict). "
         "Setting: precision alpha 0, recall alpha 0.5, flat bias, reciprocal cardinality.",
         (f"all-ones: prts P {_v('prts all-ones precision')}, R {_v('prts all-ones recall')} (by hand: the one predicted "
          "range covers the event's 4 of its 20 points, so P = 4/20; R = 0.5 existence + 0.5 x 4/4; oipr-bench's RP/RR "
@@ -174,8 +175,8 @@ ENTRIES: tuple[CrossEntry, ...] = (
         "numba-compiled `_range_pr_roc_auc_support_numbafied`, dtaianomaly/evaluation/_volume_under_surface_metrics.py). "
         "With every threshold equal to the constant, every point is predicted: recall 1 at precision m/T, and the "
         "trapezoid from (recall 0, precision 1) gives (1 + m/T)/2. TimeEval's own `score`, called past its guard, "
-        "gives dtaianomaly's number. Neither is the metric's value of a constant score (a degenerate input): "
-        "dtaianomaly follows the procedure, TimeEval and aeon a convention.",
+        "gives dtaianomaly's number. A constant score is a degenerate input: dtaianomaly gives what the procedure "
+        "computes for it, TimeEval and aeon answer it by a convention (0.0).",
         (f"{_MAIN}::test_timeeval_constant_score_guard", f"{_MODERN}::test_dtaianomaly_range_auc_on_a_constant_score"),
     ),
     CrossEntry(
