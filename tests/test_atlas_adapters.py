@@ -31,8 +31,9 @@ EVERY = adapters()
 ALL = [a for a in EVERY if a.env == "main"]
 
 #: Rows whose package crashes on every input (kept in the atlas with the reason).
-#: TSB-AD 1.5 defines ``range_convers_new`` twice in ``basic_metricor``; the later
-#: definition leaves RangeAUC's segment list empty, so it divides by len([]) == 0.
+#: TSB-AD 1.5's RangeAUC reads the segments of its sloped labels with ``range_convers_new``,
+#: which finds edges only where np.diff is exactly +-1 (never on a window-100 slope), so the
+#: segment list is empty and it divides by len([]) == 0 (tests/test_disagreement_causes.py).
 #: adtk 0.6.2's event-list metrics call ``Series.iteritems``, removed in pandas 2.0.
 KNOWN_CRASHES = {"TSB-AD:R-AUC-ROC": ZeroDivisionError, "TSB-AD:R-AUC-PR": ZeroDivisionError,
                  "adtk:precision/recall/f1_score[events]": AttributeError}

@@ -4,7 +4,8 @@ Per group: the setting, every member's counts on the 25 cases and on the
 differential, then for each member the smallest input where it disagrees with
 the reference, crashes, leaves [0, 1] or scores a bool prediction differently
 from int8 (length, events, every implementation's output), and the verdict of
-:data:`oipr_bench.atlas.disagreements.verdicts.VERDICTS`.
+:data:`oipr_bench.atlas.disagreements.verdicts.VERDICTS`; then the hand-traced
+entries across the two environments (:mod:`oipr_bench.atlas.disagreements.cross_env`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .corpus import Series, dataset_series, differential, edge_cases, events_text
+from .cross_env import render_cross_env
 from .verdicts import INTRO, VERDICTS
 
 __all__ = ["render_disagreements"]
@@ -24,7 +26,7 @@ def _versions(labels: list[str]) -> str:
     for g in groups():
         for m in g.members:
             seen[m.label] = m.adapter.version or "not installed"
-    return ", ".join(f"{label.split(':')[0]} {seen.get(label, '?')}" for label in dict.fromkeys(labels))
+    return ", ".join(dict.fromkeys(f"{label.split(':')[0]} {seen.get(label, '?')}" for label in labels))
 
 
 def _repro(kind: str, index: int, inputs: list[Series], run: dict[str, Any]) -> list[str]:
@@ -77,4 +79,5 @@ def render_disagreements(results: list[tuple[Any, dict[str, Any], dict[str, Any]
         out.append(f"Differential: {len(edge_cases()) + group.n_random} series.")
         out += _member_lines(cases, diff, case_inputs, differential(group.n_random)) + [""]
         out += ["**Verdict.** " + VERDICTS.get(group.name, "(no verdict written)"), ""]
+    out += render_cross_env()
     return "\n".join(out).rstrip() + "\n"

@@ -7,7 +7,19 @@ disagreements (the numbers themselves are computed, see
 
 from __future__ import annotations
 
-__all__ = ["INTRO", "VERDICTS"]
+__all__ = ["INTRO", "VERDICTS", "VUS_WINDOW", "VUS_PR_TP_POSITIONS", "VUS_ROC_TP_POSITIONS"]
+
+#: The VUS groups' aligned window (buffer), as :mod:`.groups` sets it.
+VUS_WINDOW = 4
+#: VUS-PR on tp_positions/c1 at window 4 (4 decimals), recomputed with each package by
+#: tests/test_disagreement_causes.py: TimeEval's RangePrVUS, its own curves (from
+#: ``RangeAucMetric._range_pr_roc_auc_support``) summed step-wise as vus does, and vus.
+VUS_PR_TP_POSITIONS = {"TimeEval": 0.5918, "TimeEval, step-wise": 0.1836,
+                       "TimeEval compatibility mode": 0.5909, "TimeEval compatibility mode, step-wise": 0.1818,
+                       "vus": 0.1843}
+#: VUS-ROC on tp_positions/c1 at window 4 (TSB-AD/vus and TimeEval's default), recomputed by the same file.
+VUS_ROC_TP_POSITIONS = {"TimeEval": 0.5181, "vus": 0.5184}
+_VP, _VR = VUS_PR_TP_POSITIONS, VUS_ROC_TP_POSITIONS
 
 INTRO = [
     "Parameters are aligned first wherever a package lets them be set, so what remains is a difference "
@@ -21,8 +33,11 @@ VERDICTS: dict[str, str] = {}
 VERDICTS.update({
     "point-wise F1": "TSADmetrics pwf and tadpak (K = 100) agree with PW everywhere. TSADmetrics dicec scores 1 "
     "when there is no anomaly and no prediction (Dice's 0/0 convention; F1 is 0 there under zero_division=0). "
-    "TSB-AD Standard-F1 crashes (IndexError) whenever one class is absent (no anomaly, or an all-anomaly "
-    "series). TimeEval's metrics return 0.0 for any constant prediction (its Metric.__call__ refuses a "
+    "TSB-AD Standard-F1 crashes (IndexError) only when the labels and the prediction together hold one class "
+    "(no anomaly and no prediction, or an all-anomaly series predicted everywhere): basic_metricor.metric_PointF1 "
+    "(TSB_AD/evaluation/basic_metrics.py) returns F[1] of scikit-learn's precision_recall_fscore_support, called "
+    "without labels=, which has one entry per class present in either array; with no anomaly and the prediction "
+    "[3, 5) of 20 points it returns 0.0, as PW. TimeEval's metrics return 0.0 for any constant prediction (its Metric.__call__ refuses a "
     "constant score), so the all-ones detector (constant detector c2) gets F1 0 instead of 0.18: a bug for "
     "0/1 predictions. PW follows the definition.",
     "point-adjust F1": "TSADmetrics paf and tadpak (K = 0) agree with PA everywhere. TSB-AD PA-F1 differs on "
@@ -65,10 +80,23 @@ VERDICTS.update({
     "prints NaN) and crashes on series without anomaly. Ours and the reference code follow Huet et al.",
     "VUS-PR": "TSB-AD, vus and TSADmetrics (window 4) agree on all 25 cases; TSB-AD crashes on a 1-point "
     "series and all three on series without anomaly. TimeEval's RangePrVUS (buffer 4, with or without "
-    "compatibility mode) disagrees on every case (tp_positions/c1: 0.592 vs 0.184): it is a "
-    "re-implementation with its own buffer and threshold handling. vus (Paparrizos et al.'s code) is the reference.",
-    "VUS-ROC": "As VUS-PR: TSB-AD, vus and TSADmetrics agree on all 25 cases, TimeEval's RangeRocVUS "
-    "disagrees on every case. vus is the reference.",
+    f"compatibility mode) disagrees on every case (tp_positions/c1: {_VP['TimeEval']:.4f} vs {_VP['vus']:.4f}). There the "
+    "cause is the area formula: TimeEval's RangeAucMetric._range_pr_roc_auc_support (timeeval/metrics/vus_metrics.py) "
+    "integrates the PR curve as trapezoids starting from (recall 0, precision 1), where vus' and TSB-AD's "
+    "RangeAUC_volume_opt (vus/utils/metrics.py, TSB_AD/evaluation/basic_metrics.py) sum steps, each recall step "
+    "times the precision at its end. On tp_positions/c1 (one predicted point) the trapezoid adds the triangle between "
+    "precision 1 and the precision of predicting every point; TimeEval's own curves summed step-wise give "
+    f"{_VP['TimeEval, step-wise']:.4f} ({_VP['TimeEval compatibility mode, step-wise']:.4f} in compatibility mode, "
+    f"{_VP['TimeEval compatibility mode']:.4f} as it integrates them) against vus' {_VP['vus']:.4f}; the rest comes from "
+    "its slopes (linear by default; the original sqrt shape, one point shorter after each event, in compatibility "
+    "mode) and its recall denominator, (P + the whole sloped mass) / 2 instead of (2P + the predicted slope mass) / 2 "
+    "(docs/evaluators.md lists the differences). On other inputs these weigh as much as the area formula (the "
+    "section across the two environments below has an example, with the same procedure in aeon and dtaianomaly). vus (Paparrizos et al.'s code) is the reference.",
+    "VUS-ROC": "TSB-AD, vus and TSADmetrics agree on all 25 cases, TimeEval's RangeRocVUS disagrees on every case, "
+    f"by less (tp_positions/c1: {_VR['TimeEval']:.4f} vs {_VR['vus']:.4f}): the ROC area is a trapezoid sum in all of "
+    "them, so only the slopes, the existence windows and the denominators differ (TimeEval builds the recall's P "
+    "and the false-positive rate's N from the whole sloped mass, vus from the predicted part of it, as for VUS-PR). "
+    "vus is the reference.",
     "PATE (binary F1)": "TSADmetrics pate_f1 agrees with the PATE package on all 25 cases and the differential.",
     "PATE (scores)": "TSADmetrics pate agrees with the PATE package on all 25 cases and the differential.",
     "AUC-PR": "Two estimators: average precision (TSB-AD, TSADmetrics, TimeEval AveragePrecision) and the "

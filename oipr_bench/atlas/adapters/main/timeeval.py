@@ -11,7 +11,13 @@ an int8 prediction: binary metrics take int64 or bool only, hence the int64 labe
 A metric object is built afresh for every call: TimeEval's metrics may keep
 state between calls (``RangePrAUC``/``RangeRocAUC`` with ``buffer_size=None``
 store the buffer size computed on the first call and reuse it on every later
-one), while its own evaluation builds the metric per series.
+one), and a fresh object scores each case as it scores that case alone.
+TimeEval's own runner does not build fresh objects: in
+``timeeval/_core/experiments.py`` ``Experiments.materialize_experiments`` hands
+the user's metric list to every ``Experiment`` and ``Experiment.evaluate``
+calls each object in turn, so in a local run over several series a
+``RangePrAUC()`` keeps the first series' buffer size
+(tests/test_disagreement_causes.py reproduces both).
 """
 
 from __future__ import annotations

@@ -7,10 +7,13 @@ thresholds) with:
 - ``thre`` 100 and 50 (fewer thresholds: faster, and a different number; on one
   series 0.1821 / 0.1549 / 0.1410 for 250 / 100 / 50);
 - ``version='opt_mem'`` (the memory-saving implementation);
-- the doubled window: vus 0.0.6's robustness evaluation
-  (``vus.analysis.robustness_eval``) calls ``generate_curve`` with
-  ``2 * slidingWindow``, so a user taking window 100 from ``get_metrics`` there
-  gets window 200.
+- the doubled window: in vus 0.0.6 the four robustness functions of
+  ``vus/analysis/robustness_eval.py`` (``compute_anomaly_acc_lag``,
+  ``_percentage``, ``_noise``, ``_pairwise``) call that module's
+  ``generate_curve`` with ``2 * slidingWindow``, so their window 100 is
+  window 200.  No ``get_metrics`` doubles it: TSB-AD 1.5's
+  (``TSB_AD/evaluation/metrics.py``) and vus 0.0.6's (``vus/metrics.py``)
+  pass ``slidingWindow`` unchanged (tests/test_disagreement_causes.py).
 
 TimeEval 1.5.0's range AUC and VUS with ``compatibility_mode=True`` (the
 original VUS code's behaviour: 250 thresholds whatever the series length, the
