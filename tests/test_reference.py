@@ -156,7 +156,7 @@ def test_cli_write_then_check(tmp_path, capsys):
     assert main(["reference", "--write", "--dir", str(tmp_path)]) == 0
     assert main(["reference", "--check", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "16 files up to date" in out
+    assert "17 files up to date" in out
 
 
 def test_check_detects_a_tampered_value(copy_dir, capsys):

@@ -172,3 +172,70 @@ def test_check_detects_a_tampered_score_value(tmp_path: Path, capsys) -> None:
     assert "values_vus_pr.json: $.cases[3].value: stored" in out
     assert f"values_vus_pr.json: $.cases[{len(doc['cases']) - 1}].runs[42]: stored" in out
     assert "values_vus_pr.json: $.params.thresholds: stored 100, computed 250" in out
+
+
+# --------------------------------------------------------------------------- their Table 5 rows
+
+
+def test_the_stored_table5_rows_are_the_audit_s_readings() -> None:
+    """``table5_score_evaluators.json`` equals a fresh audit of each score evaluator (values, numbers, messages)."""
+    from oipr_bench.reports.score_table5 import check_score_table5
+
+    assert check_score_table5() == []
+
+
+def test_the_table5_rows_file_has_every_score_evaluator_and_characteristic() -> None:
+    from oipr_bench.reports.score_table5 import TABLE5_FILE
+    from oipr_bench.vocabulary import CHARACTERISTICS
+
+    doc = reference.load_document(TABLE5_FILE)
+    assert doc["kind"] == "table5_rows" and doc["package_version"] == __version__
+    assert doc["dataset_version"] == scenarios.TABLE_A1_VERSION and "suite='table5'" in doc["provenance"]
+    assert [r["evaluator"] for r in doc["evaluators"]] == list(evaluators.SCORE_NAMES)
+    for row in doc["evaluators"]:
+        assert row["params"] == json.loads(json.dumps(evaluators.get(row["evaluator"]).params))
+        assert [c["name"] for c in row["characteristics"]] == list(CHARACTERISTICS)
+        # a chance-anchored reading: every determined value names its anchors
+        for c in row["characteristics"]:
+            if c["value"] not in (None, "not_applicable"):
+                assert "chance" in c["message"] or "chance" in " ".join(c["numbers"]), (row["evaluator"], c)
+
+
+def test_overlap_awareness_of_auc_roc_follows_from_its_stored_numbers(stored) -> None:
+    # (1 + TPR) / 2 on overlap_proportion c1-c4 (no false positive): 0.51, 0.6, 0.76, 1.0, strictly rising
+    rows = _rows(stored["AUC-ROC"])
+    values = [rows[f"overlap_proportion/c{i}"]["value"] for i in range(1, 5)]
+    assert values == pytest.approx([0.51, 0.6, 0.76, 1.0], abs=TOL)
+    from oipr_bench.reports.score_table5 import TABLE5_FILE
+
+    doc = reference.load_document(TABLE5_FILE)
+    auc = next(r for r in doc["evaluators"] if r["evaluator"] == "AUC-ROC")
+    overlap = next(c for c in auc["characteristics"] if c["name"] == "overlap_proportion_awareness")
+    assert overlap["value"] == "yes"
+    assert overlap["numbers"]["raw overlap_proportion/c1"] == pytest.approx(0.51, abs=TOL)
+
+
+def test_check_detects_a_tampered_table5_row(tmp_path: Path) -> None:
+    from oipr_bench.reports.score_table5 import TABLE5_FILE, check_score_table5
+
+    doc = reference.load_document(TABLE5_FILE)
+    doc["evaluators"][5]["characteristics"][1]["value"] = "no"
+    (tmp_path / TABLE5_FILE).write_text(json.dumps(doc), encoding="utf-8")
+    problems = check_score_table5(tmp_path)
+    assert problems == [f"{TABLE5_FILE}: $.evaluators[5].characteristics[1].value: stored 'no', computed 'yes'"]
+
+
+def test_every_raw_case_value_of_the_table5_rows_is_the_stored_case_value(stored) -> None:
+    """The two files agree: each ``raw <case>`` number a rule read is that case's stored number."""
+    from oipr_bench.reports.score_table5 import TABLE5_FILE
+
+    doc = reference.load_document(TABLE5_FILE)
+    seen = 0
+    for row in doc["evaluators"]:
+        rows = _rows(stored[row["evaluator"]])
+        for c in row["characteristics"]:
+            for key, value in c["numbers"].items():
+                if key.startswith("raw ") and key[4:] in rows:
+                    assert value == pytest.approx(rows[key[4:]]["value"], abs=TOL), (row["evaluator"], c["name"], key)
+                    seen += 1
+    assert seen > 100
