@@ -261,3 +261,33 @@ def test_plugin_catches_a_planted_score_bug(pytester: pytest.Pytester) -> None:
     out = result.stdout.str()
     assert "FAILED oipr-bench::differential[rank_ties]" in out, out
     assert "reproduce: import numpy as np; from oipr_bench.scenarios.events import from_events" in out
+
+
+def test_a_user_case_the_score_reference_cannot_score_is_a_failed_comparison(tmp_path: Path) -> None:
+    """A user's case with one class: AUC-ROC has no value there; the comparison fails in one line, no traceback."""
+    cases = {
+        "schema": "urn:oipr-bench:schema:scenario:1.0.0", "dataset_version": "1.0.0", "scenario": "my_score_cases",
+        "title": "My score cases", "description": "One case with both classes, one without an anomaly.",
+        "characteristics": ["existence_detection_reward"],
+        "cases": [
+            {"id": f"my_score_cases/c{i}", "case": f"c{i}", "description": text, "length": 20,
+             "characteristics": ["existence_detection_reward"],
+             "provenance": {"paper_table": "A1", "row_label": f"c{i}", "source": "reconstructed", "authors_csv": None,
+                            "note": "not in the paper: a user's own case"},
+             "y_true": y_true, "y_pred": [[3, 6]]}
+            for i, text, y_true in ((1, "An event at 4-9, detected at 3-5.", [[4, 10]]),
+                                    (2, "No anomaly, a false alarm at 3-5.", []))
+        ],
+    }
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases))
+    profile = oipr_bench.audit("AUC-ROC", reference="AUC-ROC", cases=str(path), sanity=False, suite="table5")
+    res = profile.reference_results
+    # c1: 20 points, 6 anomalous; 0/1 scores hit 2 of them and 1 normal point: (1 + 2/6 - 1/14) / 2
+    assert res["my_score_cases/c1"].status == PASSED
+    assert res["my_score_cases/c1"].reference.f1 == pytest.approx((1 + 2 / 6 - 1 / 14) / 2, abs=1e-12)
+    c2 = res["my_score_cases/c2"]
+    assert c2.status == FAILED and c2.reference is None
+    assert c2.message == ("the AUC-ROC reference has no value on this case: AUC-ROC: y_true has no anomaly (all 0); "
+                          "a score metric needs both classes"), c2.message
+    assert json.loads(profile.to_json())["reference"]["results"][-1]["case_id"] == "my_score_cases/c2"

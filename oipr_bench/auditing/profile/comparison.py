@@ -25,7 +25,7 @@ from .results import CaseResult, ReferenceResult
 from ...evaluators.score import Score
 from ...vocabulary import FAILED, PASSED
 
-__all__ = ["compare_case", "reference_info", "within"]
+__all__ = ["compare_case", "no_reference_value", "reference_info", "within"]
 
 
 def within(a: float, b: float, tol: float) -> bool:
@@ -90,6 +90,12 @@ def compare_case(mine: CaseResult, ref: ReferenceValue, options: AuditOptions) -
         return ReferenceResult(mine.case_id, FAILED, f"differs from {what}: " + "; ".join(problems), mine.score,
                                target, max(tols))
     return ReferenceResult(mine.case_id, PASSED, f"matches {what}", mine.score, target, max(tols))
+
+
+def no_reference_value(mine: CaseResult, options: AuditOptions, problem: Exception) -> ReferenceResult:
+    """The failed comparison of a user's case on which the reference itself has no value (``problem``: why)."""
+    return ReferenceResult(mine.case_id, FAILED, f"the {options.reference} reference has no value on this case: {problem}",
+                           mine.score if mine.ok else None, None, options.comparison_tolerance)
 
 
 def reference_info(options: AuditOptions) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from ..table5 import characteristics as ch
 from .anchor_calls import AnchorCalls, observations_for
 from .case_runs import bounds_violation, pw_baseline, run_case
 from ..regression.case_sets import cases_with, user_cases_of, user_reference
-from .comparison import compare_case
+from .comparison import compare_case, no_reference_value
 from .expected_row import reference_expectations
 from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult
@@ -238,7 +238,11 @@ class AuditSession:
             ref = self._ref_values.get(case_id)
             options = self.options
             if ref is None:  # a user's case: the reference computed here, compared with it (no Table A1 row)
-                ref, options = user_reference(self.cases[case_id], options)
+                try:
+                    ref, options = user_reference(self.cases[case_id], options)
+                except ValueError as exc:  # the reference has no value there (a score metric on one class)
+                    self._ref_results[case_id] = no_reference_value(self.case_result(case_id), options, exc)
+                    return self._ref_results[case_id]
             self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, options)
         return self._ref_results[case_id]
 
