@@ -25,7 +25,7 @@ from .results import CaseResult, ReferenceResult
 from ...evaluators.score import Score
 from ...vocabulary import FAILED, PASSED
 
-__all__ = ["compare_case", "no_reference_value", "reference_info", "within"]
+__all__ = ["compare_case", "compare_user_case", "reference_info", "within"]
 
 
 def within(a: float, b: float, tol: float) -> bool:
@@ -92,10 +92,17 @@ def compare_case(mine: CaseResult, ref: ReferenceValue, options: AuditOptions) -
     return ReferenceResult(mine.case_id, PASSED, f"matches {what}", mine.score, target, max(tols))
 
 
-def no_reference_value(mine: CaseResult, options: AuditOptions, problem: Exception) -> ReferenceResult:
-    """The failed comparison of a user's case on which the reference itself has no value (``problem``: why)."""
-    return ReferenceResult(mine.case_id, FAILED, f"the {options.reference} reference has no value on this case: {problem}",
-                           mine.score if mine.ok else None, None, options.comparison_tolerance)
+def compare_user_case(mine: CaseResult, case: Any, options: AuditOptions) -> ReferenceResult:
+    """Compare a user's case with the reference computed on it; a failed comparison, with the reason, when the
+    reference has no value there (a score metric on a case with one class)."""
+    from ..regression.case_sets import user_reference
+
+    try:
+        ref, options = user_reference(case, options)
+    except ValueError as exc:
+        return ReferenceResult(mine.case_id, FAILED, f"the {options.reference} reference has no value on this case: {exc}",
+                               mine.score if mine.ok else None, None, options.comparison_tolerance)
+    return compare_case(mine, ref, options)
 
 
 def reference_info(options: AuditOptions) -> dict[str, Any] | None:
