@@ -364,7 +364,7 @@ def test_plot_scenarios_run_out_of_range_is_an_error(tmp_path, capsys, run):
 def test_reference_check_on_non_utf8_names_the_file(tmp_path, capsys):
     from oipr_bench import reference
 
-    for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
+    for name in [*reference.SCORE_FILES.values(), *reference.SCORE_VALUE_FILES.values(), reference.C2_FILE, reference.C1_FILE]:
         (tmp_path / name).write_bytes(b"\xff\xfe not utf-8")
     problems = reference.check_reference(tmp_path)
     assert problems and all(str(tmp_path) in line and "UTF-8" in line for line in problems)

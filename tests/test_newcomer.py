@@ -20,7 +20,7 @@ import pytest
 from oipr_bench import cli
 from oipr_bench.cli import COMMANDS, build_parser, dependency_failure, main
 from oipr_bench.errors import UsageError
-from oipr_bench.evaluators import NAMES
+from oipr_bench.evaluators import NAMES, SCORE_NAMES
 from oipr_bench.auditing.calling.resolve import public_callables, resolve
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -167,6 +167,25 @@ def test_a_word_far_from_every_builtin_lists_them_without_a_guess(user_folder):
         resolve("xyz")
     assert "did you mean" not in str(info.value)
     assert f"built-in evaluators are {', '.join(NAMES)}" in str(info.value)
+
+
+@pytest.mark.parametrize(("spec", "suggestion"), [("vus-pr", "VUS-PR"), ("AUCROC", "AUC-ROC"), ("r-auc-pr", "R-AUC-PR"),
+                                                  ("VUS_ROC", "VUS-ROC")])
+def test_a_misspelt_score_builtin_is_suggested_and_every_builtin_listed(user_folder, spec, suggestion):
+    with pytest.raises(UsageError) as info:
+        resolve(spec)
+    message = str(info.value)
+    assert f"did you mean {suggestion}?" in message
+    assert (f"built-in evaluators are {', '.join(NAMES)} (0/1 predictions) and {', '.join(SCORE_NAMES)} (scores);"
+            in message), message
+    assert "\n" not in message
+
+
+def test_an_unknown_word_lists_the_score_builtins_too(user_folder):
+    with pytest.raises(UsageError) as info:
+        resolve("xyz")
+    message = str(info.value)
+    assert len(SCORE_NAMES) == 6 and all(name in message for name in NAMES + SCORE_NAMES), message
 
 
 def test_cli_and_plugin_print_the_hint_in_one_line(user_folder, capsys, pytester_free_run):

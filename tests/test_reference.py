@@ -17,7 +17,7 @@ from oipr_bench._paths import data_dir
 from oipr_bench.cli import main
 from oipr_bench.errors import FixtureError
 
-ALL_FILES = [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE]
+ALL_FILES = [*reference.SCORE_FILES.values(), *reference.SCORE_VALUE_FILES.values(), reference.C2_FILE, reference.C1_FILE]
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +156,7 @@ def test_cli_write_then_check(tmp_path, capsys):
     assert main(["reference", "--write", "--dir", str(tmp_path)]) == 0
     assert main(["reference", "--check", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "10 files up to date" in out
+    assert "17 files up to date" in out
 
 
 def test_check_detects_a_tampered_value(copy_dir, capsys):

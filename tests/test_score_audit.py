@@ -170,6 +170,63 @@ def test_against_paper_with_a_score_reference_is_refused() -> None:
         oipr_bench.auditing.options.AuditOptions(reference="VUS-PR", against="paper")
 
 
+@pytest.mark.parametrize("against", [None, "reference"])
+def test_a_score_reference_compares_every_case_with_its_stored_values(own_auc: str, against) -> None:
+    profile = oipr_bench.audit(own_auc, input="scores", reference="AUC-ROC", against=against, sanity=False,
+                               suite="table5")
+    stored = oipr_bench.reference.reference_values("AUC-ROC")
+    res = profile.reference_results
+    assert list(res) == list(stored) and len(res) == 25
+    assert [r.status for r in res.values()] == [PASSED] * 25, [r.message for r in res.values() if r.status != PASSED]
+    for case_id, r in res.items():
+        assert r.reference.f1 == stored[case_id].score.f1 and r.observed.f1 == pytest.approx(r.reference.f1, abs=1e-9)
+    assert res["random_detector/c1"].message == "matches the AUC-ROC reference"
+    d = json.loads(profile.to_json())
+    assert schema_problem(d, "report.schema.json") is None
+    assert (d["reference"]["name"], d["reference"]["against"]) == ("AUC-ROC", "reference")
+    assert [r["reference"] for r in d["reference"]["results"]][0] == [None, None, 0.51]  # (1 + 0.02 - 0) / 2
+    assert len(d["reference"]["results"]) == 25
+    back = Profile.from_dict(d).reference_results  # NaN precision and recall: compared as JSON
+    assert {k: r.to_dict() for k, r in back.items()} == {k: r.to_dict() for k, r in res.items()}
+    assert "reference AUC-ROC (against reference): 25 of 25 cases match" in profile.format()
+
+
+#: A bug that stays in [0, 1]: a tie between an anomalous and a normal point counts as a loss, not half a win.
+STRICT_AUC = textwrap.dedent("""
+    import numpy as np
+
+    def auc(y_true, scores):
+        y = np.asarray(y_true) == 1
+        s = np.asarray(scores, dtype=float)
+        below = np.searchsorted(np.sort(s[~y]), s[y], side="left")  # normal points strictly below each anomalous one
+        return float(below.sum() / (y.sum() * (~y).sum()))
+""")
+
+
+def test_a_wrong_score_evaluator_differs_from_the_stored_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "strict_auc.py").write_text(STRICT_AUC)  # on 0/1 scores: TPR (1 - FPR) instead of (1 + TPR - FPR) / 2
+    monkeypatch.syspath_prepend(str(tmp_path))
+    profile = oipr_bench.audit("strict_auc:auc", input="scores", reference="AUC-ROC", sanity=False, suite="table5")
+    res = profile.reference_results
+    bad = [r for r in res.values() if r.status == FAILED]
+    assert bad and not profile.ok
+    first = res["overlap_proportion/c1"]
+    assert first.status == FAILED and first.message.startswith("differs from the AUC-ROC reference: score ")
+    assert "score 0.02 vs 0.51 (|diff| 0.49 > 1e-09)" in first.message and "nan" not in first.message, first.message
+    rnd = res["random_detector/c1"]
+    assert rnd.status == FAILED and "first differing run 1: score " in rnd.message and "nan" not in rnd.message
+    assert any(line.startswith("reference[overlap_proportion/c1]: ") for line in profile.failures())
+
+
+def test_plugin_score_reference_items(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(own_auc=OWN_AUC)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=own_auc:auc", "--oipr-input=scores",
+                                           "--reference=VUS-PR", "--oipr-suite=table5", "-k", "reference",
+                                           "--collect-only", "-q", timeout=300)
+    out = result.stdout.str()
+    assert "oipr-bench::reference[overlap_proportion/c1]" in out and "oipr-bench::reference[random_detector/c2]" in out
+
+
 def test_cli_audit_score_differential_and_verify(tmp_path: Path) -> None:
     (tmp_path / "buggy_auc.py").write_text(BUGGY_AUC)
     proc = _cli(tmp_path, "audit", "buggy_auc.py:auc", "--input", "scores", "--reference", "AUC-ROC", "--differential", "10",
@@ -204,3 +261,33 @@ def test_plugin_catches_a_planted_score_bug(pytester: pytest.Pytester) -> None:
     out = result.stdout.str()
     assert "FAILED oipr-bench::differential[rank_ties]" in out, out
     assert "reproduce: import numpy as np; from oipr_bench.scenarios.events import from_events" in out
+
+
+def test_a_user_case_the_score_reference_cannot_score_is_a_failed_comparison(tmp_path: Path) -> None:
+    """A user's case with one class: AUC-ROC has no value there; the comparison fails in one line, no traceback."""
+    cases = {
+        "schema": "urn:oipr-bench:schema:scenario:1.0.0", "dataset_version": "1.0.0", "scenario": "my_score_cases",
+        "title": "My score cases", "description": "One case with both classes, one without an anomaly.",
+        "characteristics": ["existence_detection_reward"],
+        "cases": [
+            {"id": f"my_score_cases/c{i}", "case": f"c{i}", "description": text, "length": 20,
+             "characteristics": ["existence_detection_reward"],
+             "provenance": {"paper_table": "A1", "row_label": f"c{i}", "source": "reconstructed", "authors_csv": None,
+                            "note": "not in the paper: a user's own case"},
+             "y_true": y_true, "y_pred": [[3, 6]]}
+            for i, text, y_true in ((1, "An event at 4-9, detected at 3-5.", [[4, 10]]),
+                                    (2, "No anomaly, a false alarm at 3-5.", []))
+        ],
+    }
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases))
+    profile = oipr_bench.audit("AUC-ROC", reference="AUC-ROC", cases=str(path), sanity=False, suite="table5")
+    res = profile.reference_results
+    # c1: 20 points, 6 anomalous; 0/1 scores hit 2 of them and 1 normal point: (1 + 2/6 - 1/14) / 2
+    assert res["my_score_cases/c1"].status == PASSED
+    assert res["my_score_cases/c1"].reference.f1 == pytest.approx((1 + 2 / 6 - 1 / 14) / 2, abs=1e-12)
+    c2 = res["my_score_cases/c2"]
+    assert c2.status == FAILED and c2.reference is None
+    assert c2.message == ("the AUC-ROC reference has no value on this case: AUC-ROC: y_true has no anomaly (all 0); "
+                          "a score metric needs both classes"), c2.message
+    assert json.loads(profile.to_json())["reference"]["results"][-1]["case_id"] == "my_score_cases/c2"

@@ -14,7 +14,9 @@ window, and scores with ties and plateaus.
   compatibility_mode=True)`` and ``RangeRocVUS`` / ``RangePrVUS(max_buffer_size=W, compatibility_mode=True)``;
 - ``definition="timeeval"``: the same classes with ``compatibility_mode=False`` (TimeEval's default);
 - AUC-ROC = ``roc_auc_score``; AUC-PR = ``average_precision_score`` (``"average_precision"``)
-  and ``auc(recall, precision)`` over ``precision_recall_curve`` (``"trapezoid"``, vus's ``metric_PR``).
+  and ``auc(recall, precision)`` over ``precision_recall_curve`` (``"trapezoid"``, vus's ``metric_PR``);
+- the stored reference values on the dataset's cases (``reference_results/values_*.json``): VUS-ROC/VUS-PR
+  are TSB-AD's, AUC-ROC/AUC-PR scikit-learn's, on each case's 0/1 predictions as scores.
 """
 
 from __future__ import annotations
@@ -187,3 +189,49 @@ def test_point_aucs_equal_scikit_learn(seed: int) -> None:
     assert abs(evaluators.get("AUC-PR")(y, s) - average_precision_score(y, s)) < TOL
     precision, recall, _ = precision_recall_curve(y, s)
     assert abs(evaluators.get("AUC-PR", estimator="trapezoid")(y, s) - auc(recall, precision)) < TOL
+
+
+def _stored_values(name: str) -> dict:
+    import json
+
+    from oipr_bench import reference
+    from oipr_bench._paths import data_dir
+
+    doc = json.loads((data_dir("reference_results") / reference.SCORE_VALUE_FILES[name]).read_text(encoding="utf-8"))
+    return {row["case_id"]: row for row in doc["cases"]}
+
+
+def _case_runs(step: int = 10):
+    """Every dataset case as (case id, run index, y_true, the 0/1 prediction as float scores); every ``step``-th run
+    of a random-detector case."""
+    from oipr_bench import scenarios
+
+    for case in scenarios.load():
+        for i, pred in list(enumerate(case.predictions))[::step if case.n_runs > 1 else 1]:
+            yield case.id, i, case.y_true, np.asarray(pred, dtype=np.float64)
+
+
+def _stored_run(rows: dict, case_id: str, i: int) -> float:
+    row = rows[case_id]
+    return row["value"] if row["runs"] is None else row["runs"][i]
+
+
+def test_stored_vus_values_equal_tsb_ad(tsb) -> None:
+    """reference_results/values_vus_*.json: every case (every tenth random run) is TSB-AD's VUS of its 0/1 scores."""
+    roc, pr = _stored_values("VUS-ROC"), _stored_values("VUS-PR")
+    checked = 0
+    for case_id, i, y, s in _case_runs():
+        out = tsb.generate_curve(y, s, 100, "opt", 250)
+        assert abs(_stored_run(roc, case_id, i) - out[6]) < TOL, (case_id, i)
+        assert abs(_stored_run(pr, case_id, i) - out[7]) < TOL, (case_id, i)
+        checked += 1
+    assert checked == 23 + 2 * 10
+
+
+def test_stored_point_auc_values_equal_scikit_learn() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    roc, pr = _stored_values("AUC-ROC"), _stored_values("AUC-PR")
+    for case_id, i, y, s in _case_runs(step=1):
+        assert abs(_stored_run(roc, case_id, i) - roc_auc_score(y, s)) < TOL, (case_id, i)
+        assert abs(_stored_run(pr, case_id, i) - average_precision_score(y, s)) < TOL, (case_id, i)

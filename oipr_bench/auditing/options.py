@@ -126,7 +126,8 @@ class AuditOptions:
         Run every call in a worker process.
     reference : str or None
         A built-in evaluator whose reference values every case is compared with; a score evaluator
-        (:data:`~oipr_bench.evaluators.SCORE_NAMES`) is compared on the score families only, with ``differential``.
+        (:data:`~oipr_bench.evaluators.SCORE_NAMES`) too (its stored numbers), and on the score families
+        with ``differential``.
     reference_params : dict
         Its parameters (only with ``reference``).
     against : {"reference", "paper"} or None

@@ -20,8 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "reference",
         help="regenerate (--write) or verify (--check) the stored reference results",
-        description="Recompute the reference results (every evaluator on every case, Table C1 and C2 "
-        "computations, every evaluator on every metric property) and write them to reference_results/ (--write) or compare them with the stored "
+        description="Recompute the reference results (every evaluator on every case, the score evaluators too, Table C1 and C2 "
+        "computations, every evaluator on every metric property, the score evaluators' Table 5 rows) and write them to reference_results/ (--write) or compare them with the stored "
         "files (--check, numbers within 1e-12; exit code 1 on any difference).",
     )
     parser.add_argument("--write", action="store_true", help="recompute and write the files (atomic writes)")
@@ -49,24 +49,26 @@ def run(args: argparse.Namespace) -> int:
         )
     from ..auditing.profile.property_reference import (PROPERTIES_FILE, check_property_reference,
                                                write_property_reference)
+    from ..reports.score_table5 import TABLE5_FILE, check_score_table5, write_score_table5
 
     if args.write:
         for path in reference.write_reference(args.dir):
             print(f"wrote {path}")
         print(f"wrote {write_property_reference(args.dir)}")
+        print(f"wrote {write_score_table5(args.dir)}")
         return 0
     if args.check:
-        problems = reference.check_reference(args.dir) + check_property_reference(args.dir)
+        problems = reference.check_reference(args.dir) + check_property_reference(args.dir) + check_score_table5(args.dir)
         for line in problems:
             print(line)
-        n_files = len(reference.SCORE_FILES) + 3
+        n_files = len(reference.SCORE_FILES) + len(reference.SCORE_VALUE_FILES) + 4
         if problems:
             print(f"reference results: {len(problems)} difference(s); run `oipr-bench reference --write` if intended", file=sys.stderr)
             return 1
         print(f"reference results: {n_files} files up to date (tolerance {reference.CHECK_TOLERANCE:g})")
         return 0
     directory = args.dir if args.dir is not None else reference.reference_dir(None)
-    for name in [*reference.SCORE_FILES.values(), reference.C2_FILE, reference.C1_FILE, PROPERTIES_FILE]:
+    for name in [*reference.SCORE_FILES.values(), *reference.SCORE_VALUE_FILES.values(), reference.C2_FILE, reference.C1_FILE, PROPERTIES_FILE, TABLE5_FILE]:
         state = "present" if (Path(directory) / name).is_file() else "missing"
         print(f"{Path(directory) / name}: {state}")
     print("use --write to regenerate or --check to verify")

@@ -113,7 +113,7 @@ class OiprCollector(pytest.Collector):
         keys += [("sanity", name) for name in session.sanity_checks]
         keys += [("characteristic", name) for name in CHARACTERISTICS if table5]
         keys += [("property", name) for name in METRIC_PROPERTIES if session.runs_properties]
-        if compares_cases(session.options) and table5:  # a score reference: its differential items only
+        if compares_cases(session.options) and table5:
             keys += [("reference", cid) for cid in state.case_ids]
         keys += [("differential", family) for family in session.families]
         items = []

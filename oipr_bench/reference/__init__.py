@@ -3,7 +3,8 @@
 Layer 4 of 9 (see docs/architecture.md): may import the top-level shared modules, ``scenarios``
 and ``evaluators``; nothing above.
 
-* :mod:`.values` -- our evaluators' scores on every case, read from ``reference_results/``;
+* :mod:`.values` -- our evaluators' scores on every case (the seven binary built-ins' P/R/F1, the six
+  score evaluators' numbers), read from ``reference_results/``;
 * :mod:`.files` -- building, writing and checking those files;
 * :mod:`.paper` -- the paper's printed Tables A1, 5, C1 and C2, and the SMD rows of Tables 2 and 6-8;
 * :mod:`.smd` -- reading and checking the authors' SMD slice (not shipped), the SMD parameters, Table 9's statistics.
@@ -26,6 +27,7 @@ from .values import (
     SCHEMA_FILE,
     SCHEMA_ID,
     SCORE_FILES,
+    SCORE_VALUE_FILES,
     ReferenceValue,
     case_row,
     compute_c1,
@@ -34,6 +36,7 @@ from .values import (
     compute_values,
     dataset_version,
     evaluate_case,
+    evaluate_scores_case,
     load_cases,
     load_document,
     reference_dir,
@@ -47,6 +50,7 @@ __all__ = [
     "SCHEMA_ID",
     "SCHEMA_FILE",
     "SCORE_FILES",
+    "SCORE_VALUE_FILES",
     "C1_FILE",
     "C2_FILE",
     "C1_L_DIS",
@@ -55,6 +59,7 @@ __all__ = [
     "CHECK_TOLERANCE",
     "METRICS",
     "evaluate_case",
+    "evaluate_scores_case",
     "compute_value",
     "compute_score",
     "compute_values",

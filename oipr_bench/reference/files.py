@@ -27,6 +27,7 @@ from .values import (
     METRICS,
     SCHEMA_ID,
     SCORE_FILES,
+    SCORE_VALUE_FILES,
     case_row,
     compute_c1,
     compute_value,
@@ -78,6 +79,40 @@ def _scores_document(name: str, cases: list[Any]) -> dict[str, Any]:
         "package_version": __version__,
         "paper_source": paper.source("a1"),
         "aggregation": "multi-run cases: score = mean of the per-run values (F1 = mean of per-run F1); "
+        "stderr = sample standard deviation (ddof=1) / sqrt(n_runs)",
+        "cases": rows,
+    }
+
+
+#: How a score evaluator gets a case's predictions (stored in its file as ``input``).
+SCORE_INPUT = ("each prediction of the case handed over as float64 scores (0.0 and 1.0), as an audit hands a case "
+               "to an evaluator taking scores")
+
+
+def _score_values_document(name: str, cases: list[Any]) -> dict[str, Any]:
+    """A score evaluator's number on every case with its default parameters (kind ``score_values``)."""
+    evaluator = evaluators.get(name)
+    rows = []
+    for case in cases:
+        value = evaluate_case(evaluator, case)  # a score evaluator: Score(nan, nan, value)
+        rows.append(
+            {
+                "case_id": case.id,
+                "n_runs": len(case.predictions),
+                "value": number(value.score.f1),
+                "stderr": None if value.stderr is None else number(value.stderr.f1),
+                "runs": None if value.runs is None else [number(run.f1) for run in value.runs],
+            }
+        )
+    return {
+        "schema": SCHEMA_ID,
+        "kind": "score_values",
+        "evaluator": name,
+        "params": jsonable(evaluator.params),
+        "dataset_version": dataset_version(),
+        "package_version": __version__,
+        "input": SCORE_INPUT,
+        "aggregation": "multi-run cases: value = mean of the per-run values; "
         "stderr = sample standard deviation (ddof=1) / sqrt(n_runs)",
         "cases": rows,
     }
@@ -152,6 +187,8 @@ def build_documents() -> dict[str, dict[str, Any]]:
     docs: dict[str, dict[str, Any]] = {}
     for name, file_name in SCORE_FILES.items():
         docs[file_name] = _scores_document(name, cases)
+    for name, file_name in SCORE_VALUE_FILES.items():
+        docs[file_name] = _score_values_document(name, cases)
     docs[C2_FILE] = _c2_document({c.id: c for c in cases})
     docs[C1_FILE] = _c1_document()
     return docs

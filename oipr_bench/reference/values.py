@@ -16,6 +16,11 @@ Files (one JSON document each, validated by ``schema/reference.schema.json``)
     Table C2.
 ``oipr_long_short_threshold.json``
     The long/short anomaly threshold of Table C1 (``l_obs = 4 l_dis``).
+``values_<slug>.json``
+    One per score evaluator (see :data:`SCORE_VALUE_FILES`): its one number on
+    every case with its default parameters, each prediction handed over as
+    float64 scores (0.0/1.0) as an audit hands a case to an evaluator taking
+    scores (no paper value: the paper has no score metric).
 
 Random cases
 ------------
@@ -49,12 +54,14 @@ __all__ = [
     "SCHEMA_ID",
     "SCHEMA_FILE",
     "SCORE_FILES",
+    "SCORE_VALUE_FILES",
     "C1_FILE",
     "C2_FILE",
     "C1_L_DIS",
     "C2_ATTENUATIONS",
     "CHECK_TOLERANCE",
     "evaluate_case",
+    "evaluate_scores_case",
     "compute_value",
     "compute_score",
     "compute_values",
@@ -79,6 +86,15 @@ SCORE_FILES: dict[str, str] = {
     "AM": "scores_am.json",
     "OIPR": "scores_oipr.json",
 }
+#: Reference file of each score evaluator (:data:`oipr_bench.evaluators.SCORE_NAMES`; kind ``score_values``).
+SCORE_VALUE_FILES: dict[str, str] = {
+    "AUC-ROC": "values_auc_roc.json",
+    "AUC-PR": "values_auc_pr.json",
+    "R-AUC-ROC": "values_r_auc_roc.json",
+    "R-AUC-PR": "values_r_auc_pr.json",
+    "VUS-ROC": "values_vus_roc.json",
+    "VUS-PR": "values_vus_pr.json",
+}
 #: Table C2's computation: OIPR under the three attenuations of Appendix C.
 C2_FILE = "oipr_attenuation.json"
 #: Table C1's computation: the long/short anomaly threshold.
@@ -98,6 +114,9 @@ METRICS = ("precision", "recall", "f1")
 
 class ReferenceValue(NamedTuple):
     """The reference result of one evaluator on one case.
+
+    A score evaluator's one number is stored as ``Score(nan, nan, value)``, as the audit stores
+    a scalar result (:class:`oipr_bench.auditing.profile.results.CaseResult`).
 
     Attributes
     ----------
@@ -138,8 +157,12 @@ def evaluate_case(evaluator: Any, case: Any) -> ReferenceValue:
 
     Every prediction of the case is scored; with more than one (the random
     detector's 100 runs) the score is the per-metric mean and ``stderr`` the
-    standard error of that mean.
+    standard error of that mean.  An evaluator taking scores (``input_kind ==
+    "scores"``) gets each prediction as float64 scores and its number is stored
+    as ``Score(nan, nan, value)`` (:func:`evaluate_scores_case`).
     """
+    if getattr(evaluator, "input_kind", "binary") == "scores":
+        return evaluate_scores_case(evaluator, case)
     runs = [Score(*(float(v) for v in evaluator(case.y_true, pred))) for pred in case.predictions]
     if len(runs) == 1:
         return ReferenceValue(runs[0], None, None)
@@ -147,6 +170,23 @@ def evaluate_case(evaluator: Any, case: Any) -> ReferenceValue:
     mean = arr.mean(axis=0)
     stderr = arr.std(axis=0, ddof=1) / math.sqrt(arr.shape[0])
     return ReferenceValue(Score(*map(float, mean)), runs, Score(*map(float, stderr)))
+
+
+def evaluate_scores_case(evaluator: Any, case: Any) -> ReferenceValue:
+    """Score ``case`` with an evaluator taking scores: each prediction handed over as float64 0.0/1.0 scores.
+
+    The audit does the same (:class:`oipr_bench.auditing.calling.runner.Caller` with ``input_kind
+    "scores"``).  The number is stored as ``Score(nan, nan, value)``; a multi-run case holds the mean of
+    the per-run values and the standard error of that mean (``ddof=1``), as :func:`evaluate_case`.
+    """
+    nan = math.nan
+    values = [float(evaluator(case.y_true, np.asarray(pred, dtype=np.float64))) for pred in case.predictions]
+    runs = [Score(nan, nan, v) for v in values]
+    if len(runs) == 1:
+        return ReferenceValue(runs[0], None, None)
+    arr = np.array(values, dtype=np.float64)
+    stderr = float(arr.std(ddof=1) / math.sqrt(arr.size))
+    return ReferenceValue(Score(nan, nan, float(arr.mean())), runs, Score(nan, nan, stderr))
 
 
 def compute_value(case: Any, name: str, **params: Any) -> ReferenceValue:
@@ -157,7 +197,8 @@ def compute_value(case: Any, name: str, **params: Any) -> ReferenceValue:
     case : str or Case
         A case id such as ``"overlap_proportion/c1"`` or a loaded case.
     name : str
-        A built-in evaluator name ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR").
+        A built-in evaluator name ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR", or a score
+        evaluator of :data:`oipr_bench.evaluators.SCORE_NAMES`).
     **params
         Evaluator parameters; omitted ones take the paper's Table 3 values.
     """
@@ -273,7 +314,20 @@ def clear_cache() -> None:
     _cached_document.cache_clear()
 
 
+def _score_values_from_document(doc: Mapping[str, Any]) -> dict[str, ReferenceValue]:
+    """A kind ``score_values`` document's cases: each number as ``Score(nan, nan, value)``."""
+    def scalar(v: Any) -> Score:
+        return Score(math.nan, math.nan, unnumber(v))
+
+    return {row["case_id"]: ReferenceValue(scalar(row["value"]),
+                                           None if row["runs"] is None else [scalar(v) for v in row["runs"]],
+                                           None if row["stderr"] is None else scalar(row["stderr"]))
+            for row in doc["cases"]}
+
+
 def _values_from_document(doc: Mapping[str, Any]) -> dict[str, ReferenceValue]:
+    if doc["kind"] == "score_values":
+        return _score_values_from_document(doc)
     out: dict[str, ReferenceValue] = {}
     for row in doc["cases"]:
         runs = None
@@ -288,7 +342,8 @@ def _values_from_document(doc: Mapping[str, Any]) -> dict[str, ReferenceValue]:
 def reference_values(name: str, **params: Any) -> dict[str, ReferenceValue]:
     """Reference values of evaluator ``name`` on every case: ``{case_id: ReferenceValue}``.
 
-    With the default parameters (the paper's Table 3 setting, whether omitted
+    ``name`` is one of the seven binary built-ins or a score evaluator (its number as
+    ``Score(nan, nan, value)``).  With the default parameters (the paper's Table 3 setting, whether omitted
     or given explicitly) the stored, schema-validated file is read; with any
     other parameters the values are computed on the fly.
 
@@ -304,7 +359,7 @@ def reference_values(name: str, **params: Any) -> dict[str, ReferenceValue]:
     evaluator = evaluators.get(name, **params)
     default = evaluators.get(name)
     if jsonable(evaluator.params) == jsonable(default.params):
-        file_name = SCORE_FILES[name]
+        file_name = SCORE_FILES[name] if name in SCORE_FILES else SCORE_VALUE_FILES[name]
         doc = _cached_document(file_name)
         if doc["dataset_version"] != dataset_version():
             raise FixtureError(

@@ -4,7 +4,8 @@
 (:mod:`oipr_bench.auditing.properties.run`), the families
 (:mod:`oipr_bench.scenarios.family_files`), the rules' docstrings
 (:mod:`oipr_bench.auditing.properties.rules`) and the built-ins' stored values
-(``reference_results/properties.json``), so nothing on it is typed by hand;
+(``reference_results/properties.json``) and the score evaluators' Table 5 rows
+(:mod:`oipr_bench.reports.score_table5`), so nothing on it is typed by hand;
 ``tests/test_properties_doc.py`` fails when the committed page differs
 (refresh it with :func:`write_properties_page`).
 """
@@ -27,6 +28,7 @@ from ..io import atomic_write_text
 from ..reference.values import reference_dir
 from ..scenarios import DATASET_VERSION
 from ..scenarios.family_files import Family, load_families
+from .score_table5 import score_table5_markdown
 from ..vocabulary import METRIC_PROPERTIES, PROPERTY_VALUES, UNDETERMINED
 
 __all__ = ["properties_markdown", "write_properties_page"]
@@ -190,6 +192,7 @@ def properties_markdown(directory: str | os.PathLike[str] | None = None) -> str:
                                   "Every built-in with its default parameters (`reference_results/properties.json`, "
                                   "checked by `oipr-bench reference --check`):", ""]
     lines += _grid(rows) + [""]
+    lines += score_table5_markdown(directory)
     for name in METRIC_PROPERTIES:
         lines += _property(name, families[name], rows)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -389,12 +389,12 @@ def _not_a_builtin(spec: str) -> str:
     """The message for a single word that is no built-in: list them and suggest the closest."""
     import difflib
 
-    from ...evaluators import NAMES
+    from ...evaluators import NAMES, SCORE_NAMES
 
     if Path(f"{spec}.py").is_file():
         return _file_without_name(f"{spec}.py")
-    folded = {name.casefold(): name for name in NAMES}
+    folded = {name.casefold(): name for name in NAMES + SCORE_NAMES}
     close = difflib.get_close_matches(spec.casefold(), list(folded), n=1, cutoff=0.6)
     hint = f"did you mean {folded[close[0]]}? " if close else ""
-    return (f"evaluator {spec!r} is not a built-in evaluator: {hint}built-in evaluators are {', '.join(NAMES)}; "
-            f"your own evaluator is given as pkg.module:NAME or path/to/file.py:NAME")
+    return (f"evaluator {spec!r} is not a built-in evaluator: {hint}built-in evaluators are {', '.join(NAMES)} (0/1 "
+            f"predictions) and {', '.join(SCORE_NAMES)} (scores); your own evaluator is given as pkg.module:NAME or path/to/file.py:NAME")

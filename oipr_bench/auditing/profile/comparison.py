@@ -4,7 +4,8 @@ With ``reference=NAME`` an audit compares every case with the reference
 values of the built-in evaluator ``NAME`` (:func:`oipr_bench.reference.reference_values`):
 
 - ``against="reference"``: P, R and F1 (and, on a random case, every run)
-  within the audit's absolute tolerance;
+  within the audit's absolute tolerance; a score evaluator's one number with a score
+  reference's stored number (:data:`oipr_bench.reference.SCORE_VALUE_FILES`);
 - ``against="paper"``: the paper's printed Table A1 within
   :data:`~oipr_bench.auditing.options.PAPER_TOLERANCE`, plus
   :data:`~oipr_bench.auditing.options.PAPER_STDERRS` standard errors of the 100-run
@@ -24,7 +25,7 @@ from .results import CaseResult, ReferenceResult
 from ...evaluators.score import Score
 from ...vocabulary import FAILED, PASSED
 
-__all__ = ["compare_case", "reference_info", "within"]
+__all__ = ["compare_case", "compare_user_case", "reference_info", "within"]
 
 
 def within(a: float, b: float, tol: float) -> bool:
@@ -52,12 +53,19 @@ def _compared(mine: CaseResult) -> tuple[str, ...]:
     return ("f1",) if mine.kind == KIND_SCORE else Score._fields
 
 
+def _label(mine: CaseResult, metric: str) -> str:
+    """How a compared number is named: ``score`` for a scalar result (stored as F1), else the metric."""
+    return "score" if mine.kind == KIND_SCORE else metric
+
+
 def _run_problem(mine: CaseResult, ref: ReferenceValue, tol: float) -> str:
     """The first run of a random case that differs from the reference run, or ``""``."""
     if ref.runs is None or mine.runs is None:
         return ""
     for i, (s, t) in enumerate(zip(mine.runs, ref.runs)):
         bad = [m for m, a, b in zip(Score._fields, s, t) if m in _compared(mine) and not within(a, b, tol)]
+        if bad and mine.kind == KIND_SCORE:
+            return f"run {i + 1}: score {s.f1!r} vs {t.f1!r}"
         if bad:
             return f"run {i + 1}: {', '.join(bad)} {tuple(s)} vs {tuple(t)}"
     return ""
@@ -71,7 +79,7 @@ def compare_case(mine: CaseResult, ref: ReferenceValue, options: AuditOptions) -
                                target, tols[0])
     assert mine.score is not None
     problems = [
-        f"{metric} {a!r} vs {b!r} (|diff| {abs(a - b):.3g} > {tol:.3g})"
+        f"{_label(mine, metric)} {a!r} vs {b!r} (|diff| {abs(a - b):.3g} > {tol:.3g})"
         for metric, a, b, tol in zip(Score._fields, mine.score, target, tols)
         if metric in _compared(mine) and not within(a, b, tol)
     ]
@@ -82,6 +90,19 @@ def compare_case(mine: CaseResult, ref: ReferenceValue, options: AuditOptions) -
         return ReferenceResult(mine.case_id, FAILED, f"differs from {what}: " + "; ".join(problems), mine.score,
                                target, max(tols))
     return ReferenceResult(mine.case_id, PASSED, f"matches {what}", mine.score, target, max(tols))
+
+
+def compare_user_case(mine: CaseResult, case: Any, options: AuditOptions) -> ReferenceResult:
+    """Compare a user's case with the reference computed on it; a failed comparison, with the reason, when the
+    reference has no value there (a score metric on a case with one class)."""
+    from ..regression.case_sets import user_reference
+
+    try:
+        ref, options = user_reference(case, options)
+    except ValueError as exc:
+        return ReferenceResult(mine.case_id, FAILED, f"the {options.reference} reference has no value on this case: {exc}",
+                               mine.score if mine.ok else None, None, options.comparison_tolerance)
+    return compare_case(mine, ref, options)
 
 
 def reference_info(options: AuditOptions) -> dict[str, Any] | None:

@@ -26,8 +26,8 @@ from typing import Any, Iterable, Mapping
 from ..table5 import characteristics as ch
 from .anchor_calls import AnchorCalls, observations_for
 from .case_runs import bounds_violation, pw_baseline, run_case
-from ..regression.case_sets import cases_with, user_cases_of, user_reference
-from .comparison import compare_case
+from ..regression.case_sets import cases_with, user_cases_of
+from .comparison import compare_case, compare_user_case
 from .expected_row import reference_expectations
 from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult
@@ -236,10 +236,10 @@ class AuditSession:
                     raise KeyError("no reference evaluator given")
                 self._ref_values = reference_values(self.options.reference, **self.options.reference_params)
             ref = self._ref_values.get(case_id)
-            options = self.options
-            if ref is None:  # a user's case: the reference computed here, compared with it (no Table A1 row)
-                ref, options = user_reference(self.cases[case_id], options)
-            self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, options)
+            if ref is None:  # a user's case: the reference computed here (no Table A1 row)
+                self._ref_results[case_id] = compare_user_case(self.case_result(case_id), self.cases[case_id], self.options)
+            else:
+                self._ref_results[case_id] = compare_case(self.case_result(case_id), ref, self.options)
         return self._ref_results[case_id]
 
     @property

@@ -158,7 +158,7 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
             f"{n} {STATUS_TEXT.get(r.status, r.status)}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
             for n, r in profile.sanity_results.items()
         )]
-    if profile.reference is not None and profile.reference["name"] in SCORE_NAMES:
+    if profile.reference is not None and profile.reference["name"] in SCORE_NAMES and not profile.reference_results:
         lines += ["", f"reference {profile.reference['name']}: a score evaluator, compared on generated cases only"]
     elif profile.reference is not None:
         res = list(profile.reference_results.values())

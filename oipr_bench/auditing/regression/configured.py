@@ -11,8 +11,9 @@ call (timeout, isolation, declared bounds) by
 :class:`~oipr_bench.auditing.regression.score_differential.ScoreDisagreement`, so the profile, the
 report, the pytest items and ``verify`` treat both alike.
 
-A score reference has no stored values on the dataset's cases, so it makes no
-``reference[<case>]`` items (:func:`compares_cases`).
+Either reference also compares every case of the dataset with its stored values
+(``reference[<case>]`` items, :func:`compares_cases`): a score reference's numbers are in
+``reference_results/values_*.json`` (:data:`oipr_bench.reference.SCORE_VALUE_FILES`).
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ def families_of(options: Any) -> tuple[str, ...]:
 
 
 def compares_cases(options: Any) -> bool:
-    """True when the audit compares every case with the reference's stored values (a precision/recall reference)."""
-    return options.reference is not None and options.reference not in SCORE_NAMES
+    """True when the audit compares every case with the reference's stored values (any reference, binary or score)."""
+    return options.reference is not None
 
 
 def _one_number(call: Call) -> Any:
