@@ -100,7 +100,13 @@ def test_dtaianomaly_range_auc_on_a_constant_score():
     _close(compat, "constant, dtaianomaly compatibility mode")
     _close(default, "constant, dtaianomaly default")
     assert compat == pytest.approx((1 + cross_env.constant_case_mass() / 40) / 2, abs=1e-9)  # derived by hand
-    assert default == pytest.approx(evaluators.get("R-AUC-PR", sliding_window=6, definition="timeeval")(y, constant), abs=1e-9)
+    # dtaianomaly has no constant guard: its default is TimeEval's default procedure computed on the constant
+    # (what TimeEval's .score() gives), i.e. our "timeeval" kernel without the public call's 0.0
+    assert evaluators.get("R-AUC-PR", sliding_window=6, definition="timeeval")(y, constant) == 0.0
+    from oipr_bench.evaluators.scores.curves import pr_area, range_curves
+
+    tpr, _, precision = range_curves(y.astype(np.int8), constant.astype(np.float64), [6], min(250, y.shape[0]), "timeeval")
+    assert default == pytest.approx(float(pr_area(tpr, precision, trapezoid=True)[0]), abs=1e-9)
     with pytest.warns(UserWarning, match="constant value"):
         _close(ad.range_pr_auc_score(y, constant), "constant, aeon")
     # the dataset's constant detector (all-zero scores)
@@ -109,7 +115,9 @@ def test_dtaianomaly_range_auc_on_a_constant_score():
     c1 = de.RangeAreaUnderPR(compatibility_mode=True).compute(yt, yp)
     _close(c1, "constant_detector/c1, dtaianomaly compatibility mode")
     buffer = int(np.median([len(e) for e in np.split(np.flatnonzero(yt), np.flatnonzero(np.diff(np.flatnonzero(yt)) != 1) + 1)]))
-    assert c1 == pytest.approx(evaluators.get("R-AUC-PR", sliding_window=buffer, definition="timeeval-compat")(yt, yp), abs=1e-9)
+    assert evaluators.get("R-AUC-PR", sliding_window=buffer, definition="timeeval-compat")(yt, yp) == 0.0  # TimeEval's guard
+    tpr, _, precision = range_curves(yt.astype(np.int8), yp, [buffer], 250, "compat")  # the procedure, unguarded
+    assert c1 == pytest.approx(float(pr_area(tpr, precision, trapezoid=True)[0]), abs=1e-9)
     # on non-constant scores dtaianomaly is TimeEval's procedure in both modes
     _close(de.RangeAreaUnderPR(compatibility_mode=True).compute(y, s), "range PR AUC, dtaianomaly compatibility mode")
     assert de.RangeAreaUnderPR().compute(y, s) == pytest.approx(evaluators.get("R-AUC-PR", sliding_window=6, definition="timeeval")(y, s), abs=1e-9)
