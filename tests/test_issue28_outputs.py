@@ -309,7 +309,7 @@ def test_profile_all_never_starts_more_workers_than_rows(monkeypatch):
 
     class A:
         def __init__(self, i):
-            self.id, self.slow, self.random_runs = i, False, None
+            self.id, self.slow, self.random_runs, self.shared, self.params = i, False, None, None, {}
 
     build.profile_all([A("a"), A("b")], jobs=40)
     assert started == [min(2, os.cpu_count() or 1)] or (os.cpu_count() == 1 and started == [])
