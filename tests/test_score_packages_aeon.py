@@ -12,7 +12,9 @@ ties, plateaus, a few distinct values), shortened for the VUS at aeon's default 
 from __future__ import annotations
 
 import importlib.util
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,25 +28,11 @@ TOL = 1e-9
 
 
 def _case(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Labels with events at both ends and close neighbours; scores with ties, plateaus or four values."""
-    rng = np.random.default_rng(seed)
-    size = int(rng.integers(300, 3001))
-    y = np.zeros(size, dtype=np.int64)
-    y[: int(rng.integers(1, 30))] = 1
-    y[size - int(rng.integers(1, 30)):] = 1
-    for _ in range(int(rng.integers(0, 8))):
-        start = int(rng.integers(40, size - 80))
-        y[start:start + int(rng.integers(1, 60))] = 1
-    y[size // 2 - 30: size // 2 - 28] = 1
-    y[size // 2 - 8] = 1
-    kind = seed % 3
-    if kind == 0:
-        s = np.round(rng.random(size) + 0.3 * y, 2)
-    elif kind == 1:
-        s = np.repeat(rng.random(size // 25 + 1), 25)[:size]
-    else:
-        s = rng.integers(0, 4, size).astype(float)
-    return y, s
+    """The series of tests/test_score_packages.py (one generator for both environments)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_score_packages import _case as generated
+
+    return generated(seed)
 
 
 @pytest.fixture(scope="module")
@@ -93,9 +81,6 @@ def test_a_constant_score_is_0_in_aeon_and_ours(aeon_ad) -> None:
 
 def test_aeon_rows_of_the_variant_table(aeon_ad) -> None:
     """docs/evaluators.md's aeon rows: aeon's value on the typical case is the one printed."""
-    import sys
-    from pathlib import Path
-
     sys.path.insert(0, str(Path(__file__).parent))
     from test_score_evaluators_doc import is_aeon_row, typical_case, variant_rows
 
