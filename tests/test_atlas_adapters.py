@@ -374,3 +374,38 @@ def test_orion_metrics_of_the_example_by_hand():
     # its converter fails on a prediction without any 1 (the audit records the case as failed)
     with pytest.raises(IndexError):
         weighted(Y_TRUE, np.zeros(20, np.int8))
+
+
+def _vus_inputs() -> list[tuple[np.ndarray, np.ndarray]]:
+    """Two events on 150 points: random scores, scores with ties, and a constant score."""
+    rng = np.random.default_rng(30)
+    y = np.zeros(150, np.int64)
+    y[40:52] = 1
+    y[100:103] = 1
+    noisy = rng.random(150)
+    tied = np.round(noisy * 4) / 4
+    return [(y, noisy), (y, tied), (y, np.full(150, 0.3))]
+
+
+@pytest.mark.parametrize("suffix", ["", "[compatibility_mode]"])
+def test_timeeval_vus_pair_shares_one_loop_and_equals_both_public_calls(suffix):
+    # RangePrVUS and RangeRocVUS are one atlas batch (atlas/adapters/shared.py); their shared call
+    # (timeeval.vus_volumes) must give exactly what each class's public __call__ gives
+    import warnings
+
+    from oipr_bench.atlas.adapters import shared
+    from oipr_bench.atlas.adapters.main.timeeval import vus_volumes
+
+    pr_adapter, pr = _load(f"TimeEval:RangePrVUS{suffix}")
+    roc_adapter, roc = _load(f"TimeEval:RangeRocVUS{suffix}")
+    assert pr_adapter.shared == roc_adapter.shared and dict(pr_adapter.params) == dict(roc_adapter.params)
+    tm = pytest.importorskip("timeeval.metrics")
+    shared.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for y, s in _vus_inputs():
+            want_pr = tm.RangePrVUS(**pr_adapter.params)(y, s)
+            want_roc = tm.RangeRocVUS(**roc_adapter.params)(y, s)
+            assert vus_volumes(pr_adapter.params, y, s) == (want_pr, want_roc)  # exactly, not within a tolerance
+            assert (pr(y, s), roc(y, s)) == (want_pr, want_roc)  # the rows: the storing one calls, the other takes
+    shared.clear()

@@ -150,3 +150,31 @@ def test_telemeval_adtqc_of_the_example_by_hand():
     assert _call(adapter, ev, Y_TRUE, Y_PRED) == pytest.approx(1 / (1 + 0.5 ** math.e), abs=1e-12)
     adapter, ev = _load("telemeval:event_wise[beta=0.5]")
     assert _call(adapter, ev, Y_TRUE, Y_PRED) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+
+
+def test_aeon_vus_pair_shares_one_loop_and_equals_both_public_calls():
+    # range_roc_vus_score and range_pr_vus_score are one atlas batch (atlas/adapters/shared.py); their
+    # shared call (aeon.vus_volumes) must give exactly what each public function gives
+    import warnings
+
+    from oipr_bench.atlas.adapters import shared
+    from oipr_bench.atlas.adapters.modern.aeon import vus_volumes
+
+    roc_adapter, roc = _load("aeon:range_roc_vus_score")
+    pr_adapter, pr = _load("aeon:range_pr_vus_score")
+    assert roc_adapter.shared == pr_adapter.shared and dict(roc_adapter.params) == dict(pr_adapter.params)
+    metrics = pytest.importorskip("aeon.benchmarking.metrics.anomaly_detection")
+    rng = np.random.default_rng(30)
+    y = np.zeros(150, np.int64)
+    y[40:52] = 1
+    y[100:103] = 1
+    noisy = rng.random(150)
+    shared.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for s in (noisy, np.round(noisy * 4) / 4, np.full(150, 0.3)):
+            size = roc_adapter.params["max_buffer_size"]
+            want = (metrics.range_pr_vus_score(y, s, max_buffer_size=size), metrics.range_roc_vus_score(y, s, max_buffer_size=size))
+            assert vus_volumes(y, s, size) == want  # exactly, not within a tolerance
+            assert (pr(y, s), roc(y, s)) == want
+    shared.clear()

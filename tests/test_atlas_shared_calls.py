@@ -94,11 +94,13 @@ def test_shared_pairs_are_one_batch_storing_row_first_and_state_it_in_their_note
     groups = batches(listed)
     assert sorted(i for g in groups for i in g) == list(range(len(listed)))  # every row once
     pairs = [[listed[i] for i in g] for g in groups if len(g) > 1]
-    assert len(pairs) == 7  # TSB-AD (default + 4 variants), vus, TSB-UAD
-    for roc, pr in pairs:
-        assert roc.metric.startswith("VUS-ROC") and pr.metric.startswith("VUS-PR")
-        assert roc.shared == pr.shared and dict(roc.params) == dict(pr.params)
-        assert "shared" in roc.note and "shared" in pr.note
+    assert len(pairs) == 9  # TSB-AD (default + 4 variants), vus, TSB-UAD, TimeEval (default, compatibility_mode)
+    for store, take in pairs:
+        assert {store.group, take.group} == {"VUS-ROC", "VUS-PR"}, (store.id, take.id)
+        assert store.shared == take.shared and dict(store.params) == dict(take.params)
+        assert "shares" in store.note and "shares" in take.note
+        # one audit for both: the partner takes each result only if it makes the same calls
+        assert (store.random_runs, store.chance_draws) == (take.random_runs, take.chance_draws)
     # the longest (slow) batches start first
     slow = [listed[g[0]].slow for g in groups]
     assert slow == sorted(slow, reverse=True)

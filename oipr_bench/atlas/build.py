@@ -45,6 +45,7 @@ def _base_row(adapter: Adapter) -> dict[str, Any]:
         "note": adapter.note,
         "slow": adapter.slow,
         "random_runs": adapter.random_runs,
+        "chance_draws": adapter.chance_draws,
         "env": adapter.env,
         "status": NOT_RUN,
         "reason": "",
@@ -131,7 +132,7 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
         row["status"], row["reason"] = "unavailable", str(exc)
         return row, None, time.perf_counter() - t0
     try:
-        report = _strip_timings(_audit(evaluator, reverse, adapter.random_runs).to_dict())
+        report = _strip_timings(_audit(evaluator, reverse, adapter.random_runs, adapter.chance_draws).to_dict())
     except Exception as exc:  # noqa: BLE001 - any failure of the audit itself is the row's reason
         row = _base_row(adapter)
         row["status"], row["reason"] = "error", f"audit failed: {type(exc).__name__}: {exc}".splitlines()[0]
@@ -143,13 +144,15 @@ def profile_adapter(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, 
     return row, report, time.perf_counter() - t0
 
 
-def _audit(evaluator: Any, reverse: bool, random_runs: int | None = None) -> Any:
-    """The audit profile of ``evaluator`` (suite ``all``, reduced to ``random_runs``), its cases run first to last or last to first."""
+def _audit(evaluator: Any, reverse: bool, random_runs: int | None = None, chance_draws: int | None = None) -> Any:
+    """The audit profile of ``evaluator`` (suite ``all``, reduced to ``random_runs`` and ``chance_draws``), its cases
+    run first to last or last to first."""
     from ..auditing.options import AuditOptions
     from ..auditing.profile.profiles import AuditSession
     from ..auditing.calling.resolve import resolve
 
-    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=random_runs)) as session:
+    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=random_runs,
+                                                          chance_draws=chance_draws)) as session:
         order = list(session.cases)
         for case_id in reversed(order) if reverse else order:
             session.case_result(case_id)
@@ -192,7 +195,7 @@ def _profile_batch(row_ids: list[str], reverse: bool = False) -> list[tuple[dict
 def batches(adapters: list[Adapter]) -> list[list[int]]:
     """Indices of ``adapters`` in the batches one worker profiles: each shared pair together, the rest alone.
 
-    Longest first (reduced slow rows, other slow rows, then the rest), so that a run's wall time
+    Longest first (slow rows by their seconds in the last ``--include-slow`` run, then the rest), so that a run's wall time
     is about its longest batch, not a slow row queued behind the fast ones.
     """
     out: list[list[int]] = []
@@ -206,7 +209,48 @@ def batches(adapters: list[Adapter]) -> list[list[int]]:
             by_call[key].append(i)
         else:
             out.append([i])
-    return sorted(out, key=lambda b: (not adapters[b[0]].slow, adapters[b[0]].random_runs is None))
+    seconds = last_row_seconds()
+    return sorted(out, key=lambda b: (not adapters[b[0]].slow, -sum(seconds.get(adapters[i].id, 0.0) for i in b),
+                                      adapters[b[0]].random_runs is None))
+
+
+def last_row_seconds() -> dict[str, float]:
+    """Each row's seconds in the last recorded ``--include-slow`` run of the source checkout's atlas ({} when none).
+
+    Only an order hint for :func:`batches`: a file that cannot be read gives no hint, never an error.
+    """
+    from .store import default_dir
+    from .timings import read_timings
+
+    try:
+        doc = read_timings(default_dir())
+    except Exception:  # noqa: BLE001 - a missing or broken timings file only loses the hint
+        return {}
+    out: dict[str, float] = {}
+    for mode in ("write_include_slow", "write_include_slow_modern"):
+        rows = doc.get(mode, {}).get("rows", {}) if isinstance(doc.get(mode), dict) else {}
+        out.update({k: float(v) for k, v in rows.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    return out
+
+
+#: The thread-count variables a worker sets before any metric package is imported (:func:`one_thread`).
+THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_thread() -> None:
+    """Start an atlas worker with one thread per native library: the workers are the parallelism.
+
+    Numba's ``prange`` (dtaianomaly's VUS kernel) starts one thread per core in every worker; with
+    two workers on two cores each parallel region then waits for a descheduled thread, which made a
+    0.05 s call take seconds.  Set in the worker before it imports a metric package; numba already
+    imported (a forked parent that loaded it) is set to one thread directly.
+    """
+    import sys
+
+    for name in THREAD_VARIABLES:
+        os.environ[name] = "1"
+    if "numba" in sys.modules:
+        sys.modules["numba"].set_num_threads(1)
 
 
 def worker_count(jobs: int, rows: int) -> int:
@@ -225,7 +269,7 @@ def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = Fals
         for group in groups:
             results.update(zip(group, _profile_batch([ids[i] for i in group], reverse)))
         return [results[i] for i in range(len(ids))]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=one_thread) as pool:
         futures = [(group, pool.submit(_profile_batch, [ids[i] for i in group], reverse)) for group in groups]
         for group, future in futures:
             results.update(zip(group, future.result()))

@@ -11,7 +11,7 @@ __all__ = ["drift", "TOLERANCE"]
 #: Absolute tolerance on a per-case headline number.
 TOLERANCE = 1e-9
 
-_DECLARED = ("version", "params", "input_kind", "kind", "higher_is_better", "bounds", "random_runs", "status")
+_DECLARED = ("version", "params", "input_kind", "kind", "higher_is_better", "bounds", "random_runs", "chance_draws", "status")
 
 
 def row_drift(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:

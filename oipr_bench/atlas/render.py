@@ -23,8 +23,11 @@ SHORT: dict[str, str] = dict(
 
 
 def row_label(row: Mapping[str, Any]) -> str:
-    """``package version: metric``, and ``[random: K of 100 runs]`` for a reduced audit (``random_runs``)."""
-    reduced = f" [random: {row['random_runs']} of 100 runs]" if row.get("random_runs") else ""
+    """``package version: metric``, and ``[random: K of 100 runs; chance: D of 10 draws]`` for a reduced audit
+    (``random_runs``, ``chance_draws``)."""
+    parts = [f"random: {row['random_runs']} of 100 runs"] if row.get("random_runs") else []
+    parts += [f"chance: {row['chance_draws']} of 10 draws"] if row.get("chance_draws") else []
+    reduced = f" [{'; '.join(parts)}]" if parts else ""
     return f"{row['package']} {row['version'] or '(not installed)'}: {row['metric']}{reduced}"
 
 

@@ -168,6 +168,10 @@ class AuditOptions:
         A reduced audit: each random-detector case (Appendix A: 100 runs) is scored on its first
         ``random_runs`` runs only, and its mean is over those.  None: every run.  Not with
         ``reference`` (the reference values average every run).
+    chance_draws : int or None
+        A reduced audit: each chance anchor of a metric taking scores (:mod:`oipr_bench.auditing.table5.chance`)
+        is its mean over the first ``chance_draws`` of the 10 seeded uniform-random score series (2 to 10).
+        None: all 10.  Not with ``reference`` (its expected profile reads every draw).
 
     Raises
     ------
@@ -193,6 +197,7 @@ class AuditOptions:
     shrink_budget: float | None = None
     cases: Any = None
     random_runs: int | None = None
+    chance_draws: int | None = None
 
     def __post_init__(self) -> None:
         self._check_timeout()
@@ -204,6 +209,7 @@ class AuditOptions:
         self._check_differential()
         self._check_declarations()
         self._check_random_runs()
+        self._check_chance_draws()
         if self.suite is not None and self.suite not in SUITES:
             raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
@@ -242,6 +248,20 @@ class AuditOptions:
             raise OptionError("{random_runs} cannot be combined with {reference}: the reference values average "
                               "every run of a random-detector case", "random_runs", "reference")
         object.__setattr__(self, "random_runs", int(k))
+
+    def _check_chance_draws(self) -> None:
+        from .table5.chance import CHANCE_DRAWS, MIN_CHANCE_DRAWS
+
+        k = self.chance_draws
+        if k is None:
+            return
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not MIN_CHANCE_DRAWS <= k <= CHANCE_DRAWS:
+            raise OptionError(f"{{chance_draws}} must be a whole number of draws from {MIN_CHANCE_DRAWS} to {CHANCE_DRAWS}, "
+                              f"got {k!r}", "chance_draws")
+        if self.reference is not None:
+            raise OptionError("{chance_draws} cannot be combined with {reference}: the reference's expected profile "
+                              "reads every chance draw", "chance_draws", "reference")
+        object.__setattr__(self, "chance_draws", int(k))
 
     def _check_reference(self) -> None:
         for name in ("against", "tolerance"):
@@ -345,6 +365,8 @@ class AuditOptions:
             out["cases"] = os.path.abspath(os.fspath(self.cases))
         if self.random_runs is not None:
             out["random_runs"] = self.random_runs
+        if self.chance_draws is not None:
+            out["chance_draws"] = self.chance_draws
         if not self.sanity:
             out["sanity"] = False
         return out

@@ -21,7 +21,16 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "package_version", "import_submodule", "as_labels", "as_scores"]
+__all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "package_version", "import_submodule", "as_labels", "as_scores",
+           "SLOW_RANDOM_RUNS", "SLOW_CHANCE_DRAWS"]
+
+#: The reduced audit of the slowest rows (issue 30: ``atlas --write --include-slow`` within 30 minutes on
+#: 2 cores): each random-detector case on its first 10 of 100 runs (``Adapter.random_runs``) ...
+SLOW_RANDOM_RUNS = 10
+#: ... and each chance anchor on its first 4 of 10 uniform-random draws (``Adapter.chance_draws``).  The
+#: chance anchors are most of a score audit's calls (300 of 521 distinct calls with 10 draws); a
+#: VUS row of TimeEval or aeon takes about 2 s a call.  Stated in every such row and its grid label.
+SLOW_CHANCE_DRAWS = 4
 
 #: ``(lo, hi)`` of a metric's range; ``None`` is an open end.
 Bounds = tuple[float | None, float | None]
@@ -114,6 +123,10 @@ class Adapter:
         A reduced audit (:attr:`oipr_bench.auditing.options.AuditOptions.random_runs`): each
         random-detector case is scored on its first ``random_runs`` of 100 runs; None: every run.
         Stated in the row (``random_runs``), its report's options and its grid label.
+    chance_draws : int or None
+        A reduced audit (:attr:`oipr_bench.auditing.options.AuditOptions.chance_draws`): each chance
+        anchor is the mean over the first ``chance_draws`` of the 10 uniform-random score series;
+        None: all 10.  Stated like ``random_runs``.
     env : str
         The pinned environment its package is installed in (:mod:`oipr_bench.atlas.adapters.envs`):
         ``main`` (atlas/requirements.txt) or ``modern`` (atlas/requirements-modern.txt).
@@ -136,6 +149,7 @@ class Adapter:
     note: str = ""
     slow: bool = False
     random_runs: int | None = None
+    chance_draws: int | None = None
     env: str = "main"
     shared: str | None = None
 

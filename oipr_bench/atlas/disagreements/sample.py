@@ -42,7 +42,8 @@ def sample_cases(adapter: Adapter, case_ids: tuple[str, ...] = SAMPLE_CASES) -> 
     from ...vocabulary import SUITE_ALL
 
     evaluator = adapter.load()
-    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=adapter.random_runs)) as session:
+    with AuditSession(resolve(evaluator), AuditOptions(suite=SUITE_ALL, random_runs=adapter.random_runs,
+                                                          chance_draws=adapter.chance_draws)) as session:
         return {cid: headline(session.case_result(cid).to_dict()) for cid in case_ids}
 
 

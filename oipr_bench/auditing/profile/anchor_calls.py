@@ -17,7 +17,7 @@ import numpy as np
 
 from ..calling.runner import CallOutcome
 from ..table5 import characteristics as ch
-from ..table5.chance import chance_of, chance_series
+from ..table5.chance import CHANCE_DRAWS, chance_of, chance_series
 from .case_runs import anchor_scores, chance_anchors
 from ...evaluators.score import Score
 
@@ -34,8 +34,9 @@ def gt_key(y: Any) -> str:
 class AnchorCalls:
     """The evaluator on each ground truth's anchor inputs (every call through ``call``, each made once)."""
 
-    def __init__(self, call: Callable[[Any, Any], CallOutcome]) -> None:
+    def __init__(self, call: Callable[[Any, Any], CallOutcome], draws: int = CHANCE_DRAWS) -> None:
         self.call = call
+        self.draws = draws
         self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
         self._chance: dict[str, tuple[float, float, str]] = {}
         self._inverted: dict[str, CallOutcome] = {}
@@ -48,11 +49,11 @@ class AnchorCalls:
         return self._anchors[key]
 
     def chance(self, y: np.ndarray) -> tuple[float, float, str]:
-        """The evaluator's mean and standard error over the seeded uniform-random scores of ``y``'s length, and why
+        """The evaluator's mean and standard error over the first :attr:`draws` seeded uniform-random scores of ``y``'s length, and why
         they cannot be read (``""``; :func:`~oipr_bench.auditing.table5.chance.chance_of`)."""
         key = gt_key(y)
         if key not in self._chance:
-            self._chance[key] = chance_of([self.call(y, s) for s in chance_series(y.size)])
+            self._chance[key] = chance_of([self.call(y, s) for s in chance_series(y.size, self.draws)])
         return self._chance[key]
 
     def inverted(self, y: np.ndarray) -> CallOutcome:
@@ -86,5 +87,5 @@ def observations_for(name: str, scores: Mapping[str, Score], kind: str, decl: An
         scores=scores, baseline={c: baseline(c) for c in ch.BASELINE_CASES[name]},
         true_events={c: len(cases[c].y_true_events) for c in ch.REQUIRED_CASES[name]},
         kind=kind, higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
-        anchor_problems=problems, chance=chance, inverted=inverted,
+        anchor_problems=problems, chance=chance, inverted=inverted, chance_draws=calls.draws,
     )

@@ -167,6 +167,9 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
     lines += render_differential(profile)
+    draws = profile.options.get("chance_draws")
+    if draws:
+        lines += ["", f"chance anchors: means over the first {draws} of 10 uniform-random score series only (a reduced audit)"]
     if suite != SUITE_PROPERTIES:
         way = "higher" if profile.declarations is None or profile.declarations.higher_is_better else "lower"
         shown = f"score, {way} is better" if profile.kind == KIND_SCORE else "P / R / F1"

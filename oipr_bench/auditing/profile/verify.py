@@ -80,7 +80,8 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         higher_is_better=d.higher_is_better, bounds=d.bounds, differential=o.get("differential"),
         seed=o.get("seed") if o.get("differential") else None,
         shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"),
-        suite=o.get("suite"), random_runs=o.get("random_runs"), sanity=o.get("sanity", True) is not False)
+        suite=o.get("suite"), random_runs=o.get("random_runs"),
+        chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False)
 
 
 def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None) -> Profile:

@@ -38,12 +38,10 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Callable
 
-import numpy as np
 
 from ..expectations import Expectation, judge
 from .results import PropertyResult
 from .rules import RULES, Readings, Undetermined
-from ..table5.chance import chance_of, chance_series
 from ..table5.readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from ... import vocabulary as v
 from ...evaluators.score import Score
@@ -140,7 +138,7 @@ def _not_applicable(defn: PropertyDef, input_kind: str, kind: str | None) -> str
 
 
 def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, kind: Callable[[], str | None],
-                 expectation: Expectation | None) -> PropertyResult:
+                 expectation: Expectation | None, anchors: Any = None) -> PropertyResult:
     """Run property ``name`` on ``family`` through ``call`` (an audit session's, so every call is checked).
 
     Parameters
@@ -154,6 +152,10 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
         The evaluator's result kind so far (``"pr"``, ``"score"`` or None).
     expectation : Expectation or None
         A declared expectation, if any.
+    anchors : AnchorCalls or None
+        The session's anchor calls (:class:`oipr_bench.auditing.profile.anchor_calls.AnchorCalls`),
+        made once per ground truth for the whole audit, Table 5 included; None: fresh ones through
+        ``call`` with every chance draw.
     """
     defn = DEFINITIONS[name]
 
@@ -178,7 +180,11 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     if reason:
         return result(v.NOT_APPLICABLE, message=reason)
     try:
-        readings = _readings(family, raw, decl, call, kind())
+        if anchors is None:
+            from ..profile.anchor_calls import AnchorCalls
+
+            anchors = AnchorCalls(call)
+        readings = _readings(family, raw, decl, anchors, kind())
         finding = RULES[name](readings)
     except Undetermined as exc:
         return result(None, message=f"undetermined: {exc}")
@@ -195,21 +201,17 @@ def undetermined_property(name: str, decl: Any, kind: Callable[[], str | None], 
                           message, defn.citation)
 
 
-def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., Any], kind: str | None) -> Readings:
-    """The family's results read on the metric's anchored scale (anchor calls once per ground truth).
+def _readings(family: Any, raw: dict[str, Any], decl: Any, calls: Any, kind: str | None) -> Readings:
+    """The family's results read on the metric's anchored scale (``calls``: the anchor calls, once per ground truth).
 
     A metric that takes real scores is anchored on chance (its mean over seeded uniform-random scores,
     :mod:`~oipr_bench.auditing.table5.chance`); one that takes 0/1 predictions on the empty prediction.
     """
-    anchors: dict[bytes, tuple[Any, Any, Any]] = {}
     empty, perfect, problems, chance = {}, {}, {}, {}
     for case in family.cases:
-        key = case.y_true.tobytes()
-        if key not in anchors:
-            y = case.y_true
-            drawn = chance_of([call(y, s) for s in chance_series(y.size)]) if decl.input_kind == SCORES else None
-            anchors[key] = (call(y, np.zeros_like(y)), call(y, y), drawn)
-        none, best, drawn = anchors[key]
+        y = case.y_true
+        drawn = calls.chance(y) if decl.input_kind == SCORES else None
+        none, best = calls.anchors(y)
         if none.ok and best.ok:
             empty[case.id], perfect[case.id] = none.score, best.score
         elif drawn is not None and best.ok:  # a score metric's empty prediction is evidence only
@@ -223,7 +225,7 @@ def _readings(family: Any, raw: dict[str, Any], decl: Any, call: Callable[..., A
             chance[case.id] = drawn[:2]
     obs = Observations({c.id: raw[c.id].score for c in family.cases}, kind=kind or "pr",
                        higher_is_better=decl.higher_is_better, bounds=decl.bounds, empty=empty, perfect=perfect,
-                       anchor_problems=problems, chance=chance)
+                       anchor_problems=problems, chance=chance, chance_draws=calls.draws)
     scales = {c.id: scale_of(obs, c.id) for c in family.cases}
     return Readings(family.parameter, tuple(c.id for c in family.cases), {c.id: c.parameter for c in family.cases},
                     {c: scales[c].read(float(obs.scores[c].f1)) for c in scales},

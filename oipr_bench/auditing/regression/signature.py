@@ -53,7 +53,7 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
     reference : mapping or None
         ``name``, ``params``, ``against``, ``tolerance`` of the reference comparison.
     options : mapping
-        The recorded run options (``differential``, ``seed``, ``shrink_budget``, ``random_runs`` when on).
+        The recorded run options (``differential``, ``seed``, ``shrink_budget``, ``random_runs``, ``chance_draws`` when on).
     fixtures : str
         :func:`fixture_hash` of the cases run.
     state : str or None
@@ -74,6 +74,8 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
                    f"against:{reference['against']}", f"tol:{reference['tolerance']:.3g}"]
     if options.get("random_runs"):
         fields.append(f"random_runs:{options['random_runs']}")
+    if options.get("chance_draws"):
+        fields.append(f"chance_draws:{options['chance_draws']}")
     if options.get("differential"):
         fields.append(f"differential:n={options['differential']},seed={options.get('seed', 0)},"
                       f"budget={options.get('shrink_budget', 30.0):g}")

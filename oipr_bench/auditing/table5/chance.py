@@ -20,11 +20,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["CHANCE_DRAWS", "CHANCE_SEED", "CHANCE_MARGIN", "SATURATION_BAND", "chance_series", "chance_of"]
+__all__ = ["CHANCE_DRAWS", "MIN_CHANCE_DRAWS", "CHANCE_SEED", "CHANCE_MARGIN", "SATURATION_BAND", "chance_series", "chance_of"]
 
 #: How many uniform-random score series the chance anchor averages (the chance_ordering family uses
 #: as many random draws).
 CHANCE_DRAWS = 10
+
+#: The fewest draws a reduced audit may average (``AuditOptions.chance_draws``): two give a standard error.
+MIN_CHANCE_DRAWS = 2
 
 #: Seed of the first draw; draw ``k`` uses ``CHANCE_SEED + k`` (``numpy.random.default_rng``).
 CHANCE_SEED = 2700
@@ -39,9 +42,13 @@ CHANCE_MARGIN = 0.02
 SATURATION_BAND = 0.02
 
 
-def chance_series(n: int) -> list[np.ndarray]:
-    """The :data:`CHANCE_DRAWS` seeded uniform-random score series of length ``n`` (values in [0, 1))."""
-    return [np.random.default_rng(CHANCE_SEED + k).random(n) for k in range(CHANCE_DRAWS)]
+def chance_series(n: int, draws: int = CHANCE_DRAWS) -> list[np.ndarray]:
+    """The first ``draws`` (default :data:`CHANCE_DRAWS`) seeded uniform-random score series of length ``n`` (values in [0, 1)).
+
+    A reduced audit (``AuditOptions.chance_draws``) takes fewer: the first ``draws`` of the same
+    seeds, so its anchor is the mean of a prefix of the full audit's draws.
+    """
+    return [np.random.default_rng(CHANCE_SEED + k).random(n) for k in range(draws)]
 
 
 def chance_of(outcomes: Sequence[Any]) -> tuple[float, float, str]:

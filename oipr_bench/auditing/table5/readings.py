@@ -102,6 +102,9 @@ class Observations:
         seeded uniform-random score series of each case's ground truth
         (:mod:`oipr_bench.auditing.table5.chance`).  When given, it is anchor 0 in place of the
         empty prediction, which becomes evidence only (a constant score is answered by convention).
+    chance_draws : int
+        How many draws each chance mean averages (:data:`~oipr_bench.auditing.table5.chance.CHANCE_DRAWS`,
+        fewer in a reduced audit: ``AuditOptions.chance_draws``); the evidence states it.
     inverted : mapping of str to Score
         The evaluator on ``1 - y_true`` (the inverted perfect prediction) for each case's ground
         truth: the bottom of a score metric's own range, read by the random-overestimation rule.
@@ -118,6 +121,7 @@ class Observations:
     anchor_problems: Mapping[str, str] = field(default_factory=dict)
     chance: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     inverted: Mapping[str, Score] = field(default_factory=dict)
+    chance_draws: int = CHANCE_DRAWS
 
     @property
     def scalar(self) -> bool:
@@ -149,6 +153,8 @@ class Scale(NamedTuple):
         The anchors lie within :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` of the
         metric's range: the metric tells nothing apart on this ground truth, so no rule reads it,
         not even in raw order.
+    draws : int
+        On the chance-anchored scale, how many uninformative draws the zero averages.
     """
 
     zero: float
@@ -157,6 +163,7 @@ class Scale(NamedTuple):
     problem: str = ""
     note: str = ""
     saturated: bool = False
+    draws: int = CHANCE_DRAWS
 
     @property
     def defined(self) -> bool:
@@ -174,7 +181,7 @@ class Scale(NamedTuple):
         if self.problem:
             return f"no anchored scale ({self.problem})"
         if self.name == CHANCE_SCALE:
-            return (f"chance-anchored scale (0 = mean over {CHANCE_DRAWS} uniform-random scores {self.zero:.6g}, "
+            return (f"chance-anchored scale (0 = mean over {self.draws} uniform-random scores {self.zero:.6g}, "
                     f"1 = y_pred = y_true {self.one:.6g})")
         return f"{self.name} scale (0 = empty prediction {self.zero:.6g}, 1 = y_pred = y_true {self.one:.6g})"
 
@@ -266,7 +273,7 @@ def _oriented(obs: Observations, case_id: str, zero: float, one: float, note: st
         return Scale(zero, one, name, (
             f"y_pred = y_true scores {one:.6g} and {what} {zero:.6g} on the ground truth of {case_id}, "
             f"against the declared orientation ({'higher' if obs.higher_is_better else 'lower'} is better)"))
-    return Scale(zero, one, name, "", note)
+    return Scale(zero, one, name, "", note, draws=obs.chance_draws)
 
 
 def score_of(obs: Observations, case_id: str) -> float:

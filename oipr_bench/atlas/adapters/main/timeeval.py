@@ -22,9 +22,13 @@ calls each object in turn, so in a local run over several series a
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, Mapping
 
-from ..base import Adapter, as_labels, as_scores, import_submodule
+import numpy as np
+
+from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_submodule
+from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
@@ -73,14 +77,63 @@ NOTE = ("a fresh metric object per call, metric(y_true as int64, y_pred); TimeEv
         "so the empty and the all-ones prediction score 0.0")
 
 
-def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None, kind: str = "score", note: str = NOTE, slow: bool = False, random_runs: int | None = None) -> Adapter:
+def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None,
+         kind: str = "score", note: str = NOTE, slow: bool = False, shared: str | None = None) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow,
-                   random_runs=random_runs)
+                   random_runs=SLOW_RANDOM_RUNS if slow else None, chance_draws=SLOW_CHANCE_DRAWS if slow else None,
+                   shared=shared)
 
 
-#: The VUS rows take about 5 s per call on the 1000-point random-detector cases (measured: 1,128 s of
-#: a 1,507 s full audit, 200 of its 418 calls), so they are audited on the first 10 of the 100 runs.
-VUS_RANDOM_RUNS = 10
+#: The VUS rows take about 2 s per call (501 buffer sizes, up to 250 thresholds each), so they get the
+#: reduced audit of the slowest rows (:data:`..base.SLOW_RANDOM_RUNS`, :data:`..base.SLOW_CHANCE_DRAWS`).
+VUS_RANDOM_RUNS = SLOW_RANDOM_RUNS
+
+#: The call the RangePrVUS and RangeRocVUS rows of one setting share (:mod:`..shared`).
+VUS_SHARED_CALL = "TimeEval RangeAucMetric._range_pr_roc_auc_support per buffer size"
+VUS_SHARED_NOTE = (NOTE + "; the RangePrVUS/RangeRocVUS pair shares each call: TimeEval's score() of both classes "
+                   "loops buffer sizes 0..max_buffer_size over _range_pr_roc_auc_support, which gives both areas "
+                   "(atlas/adapters/main/timeeval.py: vus_volumes)")
+
+
+def vus_volumes(params: Mapping[str, Any], y_true: np.ndarray, y_score: np.ndarray) -> tuple[float, float]:
+    """``(RangePrVUS(**params)(y_true, y_score), RangeRocVUS(**params)(y_true, y_score))`` in one pass.
+
+    TimeEval 1.5.0's ``Metric.__call__`` validates the inputs (``_validate_scores``) and returns 0.0
+    for a constant score; otherwise ``RangePrVUS.score`` and ``RangeRocVUS.score`` run the same loop:
+    for each buffer size 0..``max_buffer_size`` set ``_buffer_size`` and call the inherited
+    ``RangeAucMetric._range_pr_roc_auc_support``, which returns the PR and the ROC area; each volume
+    is ``np.sum(areas) / (max_buffer_size + 1)``.  This makes that loop once and keeps both areas
+    (tests/test_atlas_adapters.py checks it equals both public calls exactly).
+    """
+    metric = _metrics().RangePrVUS(**dict(params))
+    y_t, y_s = metric._validate_scores(y_true, y_score)
+    if np.unique(y_s).shape[0] == 1:
+        warnings.warn("Cannot compute metric for a constant value in y_score, returning 0.0!")
+        return 0.0, 0.0
+    size = metric._max_buffer_size
+    prs, rocs = np.zeros(size + 1), np.zeros(size + 1)
+    for bs in np.arange(0, size + 1):
+        metric._buffer_size = bs
+        pr_auc, roc_auc, _ = metric._range_pr_roc_auc_support(y_t, y_s)
+        prs[bs], rocs[bs] = pr_auc, roc_auc
+    return float(np.sum(prs) / (size + 1)), float(np.sum(rocs) / (size + 1))
+
+
+def shared_vus(which: str) -> Callable[[Mapping[str, Any]], Any]:
+    """A VUS row of the shared pair: ``which`` is ``"pr"`` (listed first, stores each result) or ``"roc"`` (takes it)."""
+
+    def build(params: Mapping[str, Any]) -> Any:
+        _metrics()  # the package is importable
+
+        def fn(y_true: Any, y_pred: Any) -> float:
+            labels, scores = as_labels(y_true), as_scores(y_pred)
+            out = shared_result(VUS_SHARED_CALL, params, labels, scores, role="store" if which == "pr" else "take",
+                                call=lambda: vus_volumes(params, labels, scores))
+            return out[0] if which == "pr" else out[1]
+
+        return fn
+
+    return build
 
 
 _RANGE = {"alpha": 0, "cardinality": "reciprocal", "bias": "flat"}
@@ -95,8 +148,10 @@ ADAPTERS: list[Adapter] = [
     _row("AveragePrecision", "threshold-free", _single("AveragePrecision", "scores"), input_kind="scores", group="AUC-PR"),
     _row("RangePrAUC", "threshold-free", _single("RangePrAUC", "scores"), input_kind="scores", params={"buffer_size": None, "compatibility_mode": False, "max_samples": 250}),
     _row("RangeRocAUC", "threshold-free", _single("RangeRocAUC", "scores"), input_kind="scores", params={"buffer_size": None, "compatibility_mode": False, "max_samples": 250}),
-    _row("RangePrVUS", "threshold-free", _single("RangePrVUS", "scores"), input_kind="scores", group="VUS-PR", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250}, slow=True, random_runs=VUS_RANDOM_RUNS),
-    _row("RangeRocVUS", "threshold-free", _single("RangeRocVUS", "scores"), input_kind="scores", group="VUS-ROC", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250}, slow=True, random_runs=VUS_RANDOM_RUNS),
+    _row("RangePrVUS", "threshold-free", shared_vus("pr"), input_kind="scores", group="VUS-PR", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250},
+         slow=True, shared=VUS_SHARED_CALL, note=VUS_SHARED_NOTE),
+    _row("RangeRocVUS", "threshold-free", shared_vus("roc"), input_kind="scores", group="VUS-ROC", params={"max_buffer_size": 500, "compatibility_mode": False, "max_samples": 250},
+         slow=True, shared=VUS_SHARED_CALL, note=VUS_SHARED_NOTE),
     _row("RangePrecisionRangeRecallAUC", "threshold-free", _single("RangePrecisionRangeRecallAUC", "scores"), input_kind="scores", params={"max_samples": 50, "r_alpha": 0.5, "p_alpha": 0, "cardinality": "reciprocal", "bias": "flat"}),
     _row("FScoreAtK", "point-wise", _single("FScoreAtK", "scores"), input_kind="scores", params={"k": None}),
     _row("PrecisionAtK", "point-wise", _single("PrecisionAtK", "scores"), input_kind="scores", params={"k": None}),

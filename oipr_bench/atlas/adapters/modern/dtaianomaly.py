@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..base import Adapter, as_labels, as_scores, import_module
+from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
 
 __all__ = ["ADAPTERS"]
 
@@ -38,9 +38,12 @@ ENV = "modern"
 NOTE = "a fresh metric object per call, metric.compute(y_true as int64, y_pred)"
 #: Reduced audit of the best-threshold F1 (about 3 s per call on 1000 points), as TimeEval's VUS rows.
 BEST_THRESHOLD_RANDOM_RUNS = 10
-#: Reduced audit of the VUS rows: one full audit of VolumeUnderPR had used more than 11 CPU minutes
-#: without finishing (measured on the loaded machine), so they are reduced as TimeEval's VUS rows.
-VUS_RANDOM_RUNS = 10
+#: Reduced audit of the VUS rows, as every VUS row declared slow (:data:`..base.SLOW_RANDOM_RUNS`,
+#: :data:`..base.SLOW_CHANCE_DRAWS`).  Their numba kernel runs ``prange`` over the thresholds: alone it takes
+#: about 0.05 s a call, but with more threads than cores (two atlas workers, each with numba's default of
+#: one thread per core) every parallel region waits on a descheduled thread and a full audit took over
+#: 11 CPU minutes; the atlas workers now run one numba thread each (:func:`oipr_bench.atlas.build.one_thread`).
+VUS_RANDOM_RUNS = SLOW_RANDOM_RUNS
 
 
 def _evaluation() -> Any:
@@ -95,9 +98,10 @@ def _best_f1(params: Mapping[str, Any]) -> Any:
 
 
 def _row(metric: str, family: str, build: Any, *, input_kind: str, params: Any = None, kind: str = "score",
-         group: str | None = None, slow: bool = False, random_runs: int | None = None, note: str = NOTE) -> Adapter:
+         group: str | None = None, slow: bool = False, random_runs: int | None = None, chance_draws: int | None = None,
+         note: str = NOTE) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group,
-                   note=note, slow=slow, random_runs=random_runs, env=ENV)
+                   note=note, slow=slow, random_runs=random_runs, chance_draws=chance_draws, env=ENV)
 
 
 def _vus_rows() -> list[Adapter]:
@@ -109,9 +113,9 @@ def _vus_rows() -> list[Adapter]:
             _row(f"RangeAreaUnderROC{tag}", "threshold-free", _single("RangeAreaUnderROC"), input_kind="scores", params={"buffer_size": None, **common}),
             _row(f"RangeAreaUnderPR{tag}", "threshold-free", _single("RangeAreaUnderPR"), input_kind="scores", params={"buffer_size": None, **common}),
             _row(f"VolumeUnderROC{tag}", "threshold-free", _single("VolumeUnderROC"), input_kind="scores", group="VUS-ROC",
-                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS),
+                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS, chance_draws=SLOW_CHANCE_DRAWS),
             _row(f"VolumeUnderPR{tag}", "threshold-free", _single("VolumeUnderPR"), input_kind="scores", group="VUS-PR",
-                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS),
+                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS, chance_draws=SLOW_CHANCE_DRAWS),
         ]
     return out
 
