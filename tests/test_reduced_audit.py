@@ -62,6 +62,67 @@ def test_a_reduced_audit_scores_the_first_runs_and_says_so():
     assert options_of(profile).random_runs == 10  # `oipr-bench verify` re-runs it reduced alike
 
 
+# -- chance_draws: the chance anchors on fewer draws (issue 30) --------------------------------------
+
+class _CountingScore:
+    """A deterministic metric taking scores (mean score inside the events) that counts its calls."""
+
+    input_kind = "scores"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.inputs: list[np.ndarray] = []
+
+    def __call__(self, y_true, y_pred):
+        self.calls += 1
+        self.inputs.append(np.asarray(y_pred, dtype=float).copy())
+        return float(np.mean(y_pred[y_true == 1])) if np.any(y_true == 1) else 0.0
+
+
+@pytest.mark.parametrize("value", [0, 1, 11, 2.5, True, "4"])
+def test_chance_draws_out_of_range_is_an_option_error(value):
+    with pytest.raises(OptionError, match="chance_draws must be a whole number of draws from 2 to 10"):
+        AuditOptions(chance_draws=value)
+
+
+def test_chance_draws_is_refused_with_a_reference_and_for_a_binary_metric():
+    with pytest.raises(OptionError, match="cannot be combined with reference"):
+        audit("VUS-ROC", input="scores", chance_draws=4, reference="VUS-ROC")
+    with pytest.raises(OptionError, match="applies to a metric taking scores"):
+        audit("OIPR", chance_draws=4)  # a 0/1 metric has no chance anchor: refused, never ignored
+
+
+def test_a_reduced_chance_anchor_is_the_mean_of_the_first_draws_and_says_so():
+    from oipr_bench.auditing.table5.chance import chance_series
+
+    full_metric, reduced_metric = _CountingScore(), _CountingScore()
+    full = audit(full_metric)
+    reduced = audit(reduced_metric, chance_draws=4)
+    # the calls docs/atlas.md quotes: 706 for a full score audit, 346 reduced to 10 runs and 4 draws,
+    # 300 of the 706 being chance draws (30 ground truths, 10 draws each), each made once per ground truth
+    drawn = {s.tobytes() for n in {x.size for x in full_metric.inputs} for s in chance_series(n)}
+    chance_calls = sum(x.tobytes() in drawn for x in full_metric.inputs)
+    both = _CountingScore()
+    audit(both, random_runs=10, chance_draws=4)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "atlas.md").read_text(encoding="utf-8")
+    flat = " ".join(doc.split())
+    assert f"makes {full_metric.calls} calls ({both.calls} when reduced as below)" in flat
+    assert f"({chance_calls} of the {full_metric.calls})" in flat
+    assert full_metric.calls - reduced_metric.calls == chance_calls * 6 // 10  # 6 of every 10 draws not made
+    # the report states the reduction, the signature and verify carry it, the evidence names 4 draws
+    report = reduced.to_dict()
+    validate_report(report)
+    assert report["options"]["chance_draws"] == 4 and "chance_draws" not in full.to_dict()["options"]
+    assert "|chance_draws:4|" in reduced.signature and "chance_draws" not in full.signature
+    assert options_of(reduced).chance_draws == 4
+    assert "chance anchors: means over the first 4 of 10 uniform-random score series only" in str(reduced)
+    evidence = " ".join(str(e) for e in reduced.evidence.values())
+    assert "mean over 4 uniform-random scores" in evidence and "mean over 10 uniform-random" not in evidence
+    # the 4-draw anchor is the mean of the first 4 of the 10 draws: the full audit's draws are a superset
+    first4 = {s.tobytes() for n in {x.size for x in full_metric.inputs} for s in chance_series(n, 4)}
+    assert first4 <= drawn and all(x.tobytes() not in drawn - first4 for x in reduced_metric.inputs)
+
+
 # -- the atlas: rows, sample, timings ---------------------------------------------------------------
 
 def test_a_reduced_row_is_recorded_and_labelled():
@@ -204,3 +265,35 @@ def test_a_bad_timings_file_is_one_line_naming_it(tmp_path: Path):
     (tmp_path / "timings.json").write_text('{"write": NaN}')
     with pytest.raises(UsageError, match="cannot read .*timings.json"):
         read_timings(tmp_path)
+
+
+def test_a_row_with_fewer_chance_draws_is_recorded_and_labelled():
+    row_def = next(a for a in BUILTIN_ROWS if a.metric == "AUC-ROC")
+    adapter = dataclasses.replace(row_def, slow=True, random_runs=10, chance_draws=4)
+    row, report, _ = build.profile_adapter(adapter)
+    assert row["status"] == "ok" and row["chance_draws"] == 4 and report["options"]["chance_draws"] == 4
+    assert row_label(row).endswith("AUC-ROC [random: 10 of 100 runs; chance: 4 of 10 draws]")
+    assert build._base_row(row_def)["chance_draws"] is None  # a full audit says so too
+
+
+def test_the_slowest_rows_share_one_reduction_stated_in_the_row():
+    from oipr_bench.atlas.adapters.base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS
+    from oipr_bench.atlas.adapters.registry import adapters
+
+    every = adapters()
+    for a in every:
+        if a.chance_draws is not None:  # only score metrics have chance anchors, only slow rows are reduced
+            assert a.input_kind == "scores" and a.slow and (a.random_runs, a.chance_draws) == (SLOW_RANDOM_RUNS, SLOW_CHANCE_DRAWS), a.id
+    reduced = {a.id for a in every if a.chance_draws is not None}
+    assert {"TimeEval:RangePrVUS", "TimeEval:RangeRocVUS[compatibility_mode]", "TSB-AD:VUS-ROC", "vus:VUS-PR",
+            "aeon:range_roc_vus_score", "dtaianomaly:VolumeUnderPR", "PATE:PATE[buffer=100]", "TSADmetrics:pate"} <= reduced
+    assert not any(a.chance_draws for a in every if not a.slow)
+
+
+def test_an_atlas_worker_runs_one_native_thread(monkeypatch):
+    for name in build.THREAD_VARIABLES:
+        monkeypatch.setenv(name, "8")
+    build.one_thread()
+    import os
+
+    assert all(os.environ[name] == "1" for name in build.THREAD_VARIABLES)

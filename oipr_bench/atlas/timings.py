@@ -88,7 +88,8 @@ def timings_markdown(doc: Mapping[str, Any], slowest: int = 9) -> list[str]:
                 f"{'met' if entry['wall_seconds'] <= BUDGET_SECONDS[mode] else 'missed'})."]
     entry = doc.get("write_include_slow")
     if entry is not None:
-        out += ["", f"The {slowest} longest rows of that run (one worker each):", "",
+        out += ["", f"The {slowest} longest rows of the main environment's `--include-slow` run (one worker each; a "
+                "shared pair's time is its storing row's):", "",
                 "| row | wall |", "|---|---:|"]
         out += [f"| {rid} | {minutes_text(s)} |" for rid, s in list(entry["rows"].items())[:slowest]]
     return out
