@@ -289,8 +289,9 @@ def test_profile_all_never_starts_more_workers_than_rows(monkeypatch):
     started = []
 
     class Pool:
-        def __init__(self, max_workers):
+        def __init__(self, max_workers, initializer=None):
             started.append(max_workers)
+            assert initializer is build.one_thread  # each worker runs one native thread (numba, OpenMP, BLAS)
 
         def __enter__(self):
             return self

@@ -91,10 +91,14 @@ def inapplicable_declaration(options: Any, kind: str | None, evaluator: str) -> 
 
 
 def mismatched_reference(options: Any, input_kind: str, evaluator: str) -> OptionError | None:
-    """The error for a score reference (:data:`~oipr_bench.evaluators.SCORE_NAMES`) given for an evaluator that
-    takes binary predictions (``input_kind``), before anything runs; else None."""
+    """The error for a score reference (:data:`~oipr_bench.evaluators.SCORE_NAMES`), or a reduced chance anchor
+    (``chance_draws``), given for an evaluator that takes binary predictions (``input_kind``), before anything
+    runs; else None."""
     if options.reference in SCORE_NAMES and input_kind != "scores":
         return OptionError(f"{{reference}} {options.reference} takes scores, but {evaluator} takes binary predictions: "
                            "their results cannot be compared; declare {input_kind} scores or drop {reference}",
                            "reference", "input_kind")
+    if options.chance_draws is not None and input_kind != "scores":  # no chance anchor to reduce
+        return OptionError(f"{{chance_draws}} applies to a metric taking scores (its chance anchors); {evaluator} takes "
+                           "0/1 predictions", "chance_draws")
     return None

@@ -16,9 +16,11 @@ from typing import Any, Iterable, Mapping
 from .table5 import characteristics as ch
 from ..errors import UsageError
 from ..guards import clip, printable
+from .option_names import OptionError
 
 __all__ = [
     "Expectation",
+    "declared_expectations",
     "expectations_from",
     "load_expect_file",
     "merge_expectations",
@@ -276,3 +278,21 @@ def judge_sanity(passed: bool, expectation: Expectation | None) -> str:
     if expectation is None or not expectation.deviation:
         return PASSED if passed else FAILED
     return UNEXPECTED_PASS if passed else DEVIATION
+
+
+def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:
+    """Validate ``audit(expect=...)``: a mapping, ``NAME=VALUE`` strings, or one such string.
+
+    A bare string is one ``NAME=VALUE`` item (never read character by character).
+    """
+    if expect is None:
+        return {}
+    if isinstance(expect, str):
+        expect = [expect]
+    elif not isinstance(expect, (Mapping, list, tuple, set, frozenset)):
+        raise OptionError(
+            f"{{expect}} must be a mapping of characteristic to value or a list of NAME=VALUE strings, "
+            f"got {type(expect).__name__}",
+            "expect",
+        )
+    return expectations_from(expect, source)

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..errors import UsageError
-from .expectations import Expectation, expectations_from
+from .expectations import Expectation, declared_expectations, expectations_from
 from .option_names import CLI_FLAGS, PLUGIN_FLAGS, OptionError
 from .calling.runner import MAX_TIMEOUT
+from .table5.chance import CHANCE_DRAWS, MIN_CHANCE_DRAWS
 from ..vocabulary import SUITE_ALL, SUITE_TABLE5, SUITES
 
 __all__ = [
@@ -208,8 +209,10 @@ class AuditOptions:
         self._check_reference()
         self._check_differential()
         self._check_declarations()
-        self._check_random_runs()
-        self._check_chance_draws()
+        self._check_reduction("random_runs", "runs", 1, MAX_RANDOM_RUNS,
+                              "the reference values average every run of a random-detector case")
+        self._check_reduction("chance_draws", "draws", MIN_CHANCE_DRAWS, CHANCE_DRAWS,
+                              "the reference's expected profile reads every chance draw")
         if self.suite is not None and self.suite not in SUITES:
             raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
@@ -237,31 +240,16 @@ class AuditOptions:
                               "hypothesis_examples")
         object.__setattr__(self, "hypothesis_examples", int(n) or None)
 
-    def _check_random_runs(self) -> None:
-        k = self.random_runs
+    def _check_reduction(self, name: str, unit: str, lo: int, hi: int, why: str) -> None:
+        """A reduced audit's ``random_runs``/``chance_draws``: a whole number from lo to hi, never with a reference."""
+        k = getattr(self, name)
         if k is None:
             return
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= MAX_RANDOM_RUNS:
-            raise OptionError(f"{{random_runs}} must be a whole number of runs from 1 to {MAX_RANDOM_RUNS}, got {k!r}",
-                              "random_runs")
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not lo <= k <= hi:
+            raise OptionError(f"{{{name}}} must be a whole number of {unit} from {lo} to {hi}, got {k!r}", name)
         if self.reference is not None:
-            raise OptionError("{random_runs} cannot be combined with {reference}: the reference values average "
-                              "every run of a random-detector case", "random_runs", "reference")
-        object.__setattr__(self, "random_runs", int(k))
-
-    def _check_chance_draws(self) -> None:
-        from .table5.chance import CHANCE_DRAWS, MIN_CHANCE_DRAWS
-
-        k = self.chance_draws
-        if k is None:
-            return
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not MIN_CHANCE_DRAWS <= k <= CHANCE_DRAWS:
-            raise OptionError(f"{{chance_draws}} must be a whole number of draws from {MIN_CHANCE_DRAWS} to {CHANCE_DRAWS}, "
-                              f"got {k!r}", "chance_draws")
-        if self.reference is not None:
-            raise OptionError("{chance_draws} cannot be combined with {reference}: the reference's expected profile "
-                              "reads every chance draw", "chance_draws", "reference")
-        object.__setattr__(self, "chance_draws", int(k))
+            raise OptionError(f"{{{name}}} cannot be combined with {{reference}}: {why}", name, "reference")
+        object.__setattr__(self, name, int(k))
 
     def _check_reference(self) -> None:
         for name in ("against", "tolerance"):
@@ -363,31 +351,10 @@ class AuditOptions:
             out.update(differential=self.differential, seed=self.seed, shrink_budget=self.shrink_budget)
         if self.cases is not None:
             out["cases"] = os.path.abspath(os.fspath(self.cases))
-        if self.random_runs is not None:
-            out["random_runs"] = self.random_runs
-        if self.chance_draws is not None:
-            out["chance_draws"] = self.chance_draws
+        out.update({name: getattr(self, name) for name in ("random_runs", "chance_draws") if getattr(self, name) is not None})
         if not self.sanity:
             out["sanity"] = False
         return out
-
-
-def declared_expectations(expect: Mapping[str, Any] | Iterable[str] | str | None, source: str) -> dict[str, Expectation]:
-    """Validate ``audit(expect=...)``: a mapping, ``NAME=VALUE`` strings, or one such string.
-
-    A bare string is one ``NAME=VALUE`` item (never read character by character).
-    """
-    if expect is None:
-        return {}
-    if isinstance(expect, str):
-        expect = [expect]
-    elif not isinstance(expect, (Mapping, list, tuple, set, frozenset)):
-        raise OptionError(
-            f"{{expect}} must be a mapping of characteristic to value or a list of NAME=VALUE strings, "
-            f"got {type(expect).__name__}",
-            "expect",
-        )
-    return expectations_from(expect, source)
 
 
 def options_from_flags(values: Mapping[str, Any], flags: Mapping[str, str]) -> AuditOptions:

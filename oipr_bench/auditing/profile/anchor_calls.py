@@ -34,9 +34,10 @@ def gt_key(y: Any) -> str:
 class AnchorCalls:
     """The evaluator on each ground truth's anchor inputs (every call through ``call``, each made once)."""
 
-    def __init__(self, call: Callable[[Any, Any], CallOutcome], draws: int = CHANCE_DRAWS) -> None:
+    def __init__(self, call: Callable[[Any, Any], CallOutcome], draws: int | None = None) -> None:
         self.call = call
-        self.draws = draws
+        #: Chance draws per anchor (``AuditOptions.chance_draws``; None: all :data:`CHANCE_DRAWS`).
+        self.draws = CHANCE_DRAWS if draws is None else draws
         self._anchors: dict[str, tuple[CallOutcome, CallOutcome]] = {}
         self._chance: dict[str, tuple[float, float, str]] = {}
         self._inverted: dict[str, CallOutcome] = {}

@@ -25,7 +25,6 @@ from typing import Any, Iterable, Mapping
 
 from ..table5 import characteristics as ch
 from .anchor_calls import AnchorCalls, observations_for
-from ..table5.chance import CHANCE_DRAWS
 from .case_runs import bounds_violation, pw_baseline, run_case
 from ..regression.case_sets import cases_with, user_cases_of
 from .comparison import compare_case, compare_user_case
@@ -34,7 +33,7 @@ from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult
 from ..regression.configured import compares_cases, families_of, run_configured
 from ..expectations import expectations_from, judge, merge_expectations
-from ..options import AuditOptions, OptionError, declared_expectations
+from ..options import AuditOptions, declared_expectations
 from ..declared import inapplicable_declaration, mismatched_reference, refuse, unchecked_expectation
 from ..calling.resolve import Resolved, resolve
 from .results import CaseResult, CharacteristicResult, Profile, ReferenceResult, SanityResult
@@ -73,9 +72,6 @@ class AuditSession:
         refuse(unchecked_expectation(o.expectations, o.suite_for(self.declarations.input_kind), sanity=o.sanity,
                                      hypothesis_examples=o.hypothesis_examples))  # refused, never ignored
         refuse(mismatched_reference(o, self.declarations.input_kind, resolved.name))  # before the reference's row is run
-        if o.chance_draws is not None and self.declarations.input_kind != "scores":
-            raise OptionError("{chance_draws} applies to a metric taking scores (its chance anchors); "
-                              f"{resolved.name} takes 0/1 predictions", "chance_draws")
         own = expectations_from(resolved.oipr_profile, "oipr_profile") if resolved.oipr_profile else {}
         self.expectations = merge_expectations(own, dict(self.options.expectations),
                                                base=reference_expectations(AuditSession, self.options))
@@ -84,7 +80,7 @@ class AuditSession:
         #: "pr" or "score": set by the first successful call (:meth:`call`).
         self.kind: str | None = None
         #: The anchor calls, once per ground truth (:mod:`~oipr_bench.auditing.profile.anchor_calls`).
-        self.anchor_calls = AnchorCalls(self.call, o.chance_draws or CHANCE_DRAWS)
+        self.anchor_calls = AnchorCalls(self.call, o.chance_draws)
         self._determinism: SanityResult | None = None
         self._cases: dict[str, Any] | None = None
         self._case_results: dict[str, CaseResult] = {}
@@ -227,8 +223,7 @@ class AuditSession:
             unstable, expectation = self.determinism_problem(), self.expectations.get(name)
             self._prop_results[name] = (
                 undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
-                else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation,
-                                  anchors=self.anchor_calls))
+                else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation, self.anchor_calls))
         return self._prop_results[name]
 
     def reference_result(self, case_id: str) -> ReferenceResult:
@@ -362,10 +357,8 @@ def audit(
     differential, seed, shrink_budget, cases, random_runs, chance_draws : optional
         With ``reference``: compare with it on ``differential`` generated pairs per family (seeded,
         shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
-        format, run like the built-in ones (docs/regression-testing.md); ``random_runs``: a reduced
-        audit, each random-detector case scored on its first ``random_runs`` of 100 runs;
-        ``chance_draws``: a reduced audit, each chance anchor the mean over its first ``chance_draws``
-        of 10 uniform-random score series.
+        format, run like the built-in ones (docs/regression-testing.md); ``random_runs``, ``chance_draws``: a
+        reduced audit on the first ``random_runs`` of 100 random-detector runs, ``chance_draws`` of 10 chance draws.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -400,8 +393,7 @@ def audit(
         seed=seed,
         shrink_budget=shrink_budget,
         cases=cases,
-        random_runs=random_runs,
-        chance_draws=chance_draws,
+        random_runs=random_runs, chance_draws=chance_draws,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

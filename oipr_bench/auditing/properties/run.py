@@ -138,7 +138,7 @@ def _not_applicable(defn: PropertyDef, input_kind: str, kind: str | None) -> str
 
 
 def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, kind: Callable[[], str | None],
-                 expectation: Expectation | None, anchors: Any = None) -> PropertyResult:
+                 expectation: Expectation | None, anchors: Any) -> PropertyResult:
     """Run property ``name`` on ``family`` through ``call`` (an audit session's, so every call is checked).
 
     Parameters
@@ -152,10 +152,10 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
         The evaluator's result kind so far (``"pr"``, ``"score"`` or None).
     expectation : Expectation or None
         A declared expectation, if any.
-    anchors : AnchorCalls or None
-        The session's anchor calls (:class:`oipr_bench.auditing.profile.anchor_calls.AnchorCalls`),
-        made once per ground truth for the whole audit, Table 5 included; None: fresh ones through
-        ``call`` with every chance draw.
+    anchors : AnchorCalls
+        The session's anchor calls (:class:`oipr_bench.auditing.profile.anchor_calls.AnchorCalls`:
+        ``anchors(y)``, ``chance(y)``, ``draws``), made once per ground truth for the whole audit,
+        Table 5 included.
     """
     defn = DEFINITIONS[name]
 
@@ -180,10 +180,6 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
     if reason:
         return result(v.NOT_APPLICABLE, message=reason)
     try:
-        if anchors is None:
-            from ..profile.anchor_calls import AnchorCalls
-
-            anchors = AnchorCalls(call)
         readings = _readings(family, raw, decl, anchors, kind())
         finding = RULES[name](readings)
     except Undetermined as exc:
