@@ -1,9 +1,12 @@
-"""A reduced audit (``random_runs``) and how the atlas profiles and checks its slow rows (issue 19, part 4)."""
+"""Reduced audits (``random_runs``, ``chance_draws``) and how the atlas profiles and checks its slow rows (issues 19 and 30)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -294,6 +297,25 @@ def test_an_atlas_worker_runs_one_native_thread(monkeypatch):
     for name in build.THREAD_VARIABLES:
         monkeypatch.setenv(name, "8")
     build.one_thread()
-    import os
-
     assert all(os.environ[name] == "1" for name in build.THREAD_VARIABLES)
+
+
+def test_verify_reruns_a_reduced_chance_anchor_and_fails_when_it_is_stripped_or_edited(tmp_path: Path):
+    report = json.loads(audit("VUS-ROC", input="scores", random_runs=10, chance_draws=4).to_json())
+
+    def verify(name: str, doc: dict) -> subprocess.CompletedProcess:
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+        return subprocess.run([sys.executable, "-m", "oipr_bench", "verify", name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    same = verify("same.json", report)
+    assert same.returncode == 0 and "chance_draws:4" in same.stdout + same.stderr
+    stripped = json.loads(json.dumps(report))
+    del stripped["options"]["chance_draws"]  # re-run with all 10 draws: other anchors, other readings
+    edited = json.loads(json.dumps(report))
+    edited["options"]["chance_draws"] = 5
+    resigned = json.loads(json.dumps(report))
+    resigned["signature"] = resigned["signature"].replace("|chance_draws:4", "")
+    for name, doc in (("stripped.json", stripped), ("edited.json", edited), ("resigned.json", resigned)):
+        out = verify(name, doc)
+        assert out.returncode == 1 and "NOT reproduced" in out.stdout + out.stderr, name

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module, reduced_audit
 
 __all__ = ["ADAPTERS", "adapter"]
 
@@ -44,8 +44,7 @@ def adapter(binary: bool, buffer: int) -> Adapter:
         group="PATE",
         note="PATE(y_true, y_score, e_buffer, d_buffer, binary_scores=...)",
         slow=not binary,
-        random_runs=None if binary else SLOW_RANDOM_RUNS,
-        chance_draws=None if binary else SLOW_CHANCE_DRAWS,
+        **reduced_audit(not binary),
     )
 
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_submodule
+from ..base import Adapter, as_labels, as_scores, import_submodule, reduced_audit
 from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
@@ -80,14 +80,11 @@ NOTE = ("a fresh metric object per call, metric(y_true as int64, y_pred); TimeEv
 def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None = None, params: Any = None,
          kind: str = "score", note: str = NOTE, slow: bool = False, shared: str | None = None) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow,
-                   random_runs=SLOW_RANDOM_RUNS if slow else None, chance_draws=SLOW_CHANCE_DRAWS if slow else None,
-                   shared=shared)
+                   shared=shared, **reduced_audit(slow))
 
 
-#: The VUS rows take about 2 s per call (501 buffer sizes, up to 250 thresholds each), so they get the
-#: reduced audit of the slowest rows (:data:`..base.SLOW_RANDOM_RUNS`, :data:`..base.SLOW_CHANCE_DRAWS`).
-VUS_RANDOM_RUNS = SLOW_RANDOM_RUNS
-
+#: The VUS rows take about 2 s per call (501 buffer sizes, up to 250 thresholds each): declared slow,
+#: they get the reduced audit of the slowest rows (:func:`..base.reduced_audit`).
 #: The call the RangePrVUS and RangeRocVUS rows of one setting share (:mod:`..shared`).
 VUS_SHARED_CALL = "TimeEval RangeAucMetric._range_pr_roc_auc_support per buffer size"
 VUS_SHARED_NOTE = (NOTE + "; the RangePrVUS/RangeRocVUS pair shares each call: TimeEval's score() of both classes "

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module, reduced_audit
 
 __all__ = ["ADAPTERS", "METRICS"]
 
@@ -111,8 +111,7 @@ def adapter(name: str, **params: Any) -> Adapter:
         group=group,
         note="; ".join(x for x in ("Registry.get_metric(name, **params).compute(y_true, y_pred)", NOTES.get(name, "")) if x),
         slow=name in SLOW,
-        random_runs=SLOW_RANDOM_RUNS if name in SLOW else None,
-        chance_draws=SLOW_CHANCE_DRAWS if name in SLOW else None,
+        **reduced_audit(name in SLOW),
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, import_module
+from ..base import Adapter, import_module, reduced_audit
 from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
@@ -114,7 +114,7 @@ def _range_pr(params: Mapping[str, Any]) -> Any:
 def _row(metric: str, family: str, build: Any, *, input_kind: str, group: str | None, params: Any = None, kind: str = "score",
          note: str = "", slow: bool = False, shared: str | None = None) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, note=note, slow=slow,
-                   shared=shared, random_runs=SLOW_RANDOM_RUNS if slow else None, chance_draws=SLOW_CHANCE_DRAWS if slow else None)
+                   shared=shared, **reduced_audit(slow))
 
 
 _THRESHOLDED = (

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module, reduced_audit
 from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
@@ -85,7 +85,7 @@ def _row(metric: str, family: str, build: Any, *, input_kind: str = "scores", gr
     note = ("metricor().RangeAUC_volume_opt(labels_original, score, windowSize, thre): index 4 VUS-ROC, 5 VUS-PR; the pair "
             "shares each call's result (atlas/adapters/shared.py)") if shared else ""
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group, slow=slow,
-                   shared=shared, note=note, random_runs=SLOW_RANDOM_RUNS if slow else None, chance_draws=SLOW_CHANCE_DRAWS if slow else None)
+                   shared=shared, note=note, **reduced_audit(slow))
 
 
 ADAPTERS: list[Adapter] = [

@@ -34,16 +34,15 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from . import timeeval, tsb_ad
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module, import_submodule
+from ..base import Adapter, as_labels, as_scores, import_module, import_submodule, reduced_audit
 from ..shared import shared_result
 
 __all__ = ["ADAPTERS"]
 
 _TSB = {"slidingWindow": 100, "version": "opt", "thre": 250}
 
-#: The variants are audited on 10 of the 100 random-detector runs (as TimeEval's VUS rows), to keep
-#: ``atlas --write --include-slow`` within its time (atlas/timings.json).
-TSB_RANDOM_RUNS = SLOW_RANDOM_RUNS
+#: The variants, declared slow, get the reduced audit of the slowest rows (:func:`..base.reduced_audit`), to
+#: keep ``atlas --write --include-slow`` within its time (atlas/timings.json).
 _TSB_VARIANTS = (
     ("thre=100", {"thre": 100}),
     ("thre=50", {"thre": 50}),
@@ -83,7 +82,7 @@ def _timeeval_metric(cls: str) -> Callable[[Mapping[str, Any]], Any]:
 def _tsb(which: str, tag: str, change: dict) -> Adapter:
     name = "VUS-ROC" if which == "roc" else "VUS-PR"
     return Adapter("TSB-AD", f"{name}[{tag}]", "threshold-free", _tsb_vus(which), {**_TSB, **change}, input_kind="scores",
-                   group=name, slow=True, random_runs=TSB_RANDOM_RUNS, chance_draws=SLOW_CHANCE_DRAWS, shared=tsb_ad.SHARED_CALL,
+                   group=name, slow=True, shared=tsb_ad.SHARED_CALL, **reduced_audit(True),
                    note=f"generate_curve(y_true, scores, slidingWindow, version, thre) with {tag}; the VUS-ROC/VUS-PR pair "
                         "shares each call's result (atlas/adapters/shared.py)")
 
@@ -92,8 +91,7 @@ def _timeeval(cls: str, params: dict, group: str | None, slow: bool) -> Adapter:
     if slow:  # the VUS pair: one loop over buffer sizes gives both volumes (timeeval.vus_volumes)
         return Adapter("TimeEval", f"{cls}[compatibility_mode]", "threshold-free",
                        timeeval.shared_vus("pr" if cls == "RangePrVUS" else "roc"), params, input_kind="scores", group=group,
-                       note=timeeval.VUS_SHARED_NOTE, slow=True, random_runs=SLOW_RANDOM_RUNS,
-                       chance_draws=SLOW_CHANCE_DRAWS, shared=timeeval.VUS_SHARED_CALL)
+                       note=timeeval.VUS_SHARED_NOTE, slow=True, shared=timeeval.VUS_SHARED_CALL, **reduced_audit(True))
     return Adapter("TimeEval", f"{cls}[compatibility_mode]", "threshold-free", _timeeval_metric(cls), params,
                    input_kind="scores", group=group, note=timeeval.NOTE)
 

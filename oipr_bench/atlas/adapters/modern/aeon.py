@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module, reduced_audit
 from ..shared import shared_result
 
 __all__ = ["ADAPTERS", "PAPER"]
@@ -72,9 +72,7 @@ def _single(name: str, input_kind: str) -> Callable[[Mapping[str, Any]], Any]:
 
 
 #: The VUS pair takes about 2 s per call (measured), so, as TimeEval's VUS rows, they are declared
-#: slow and get the reduced audit (:data:`..base.SLOW_RANDOM_RUNS`, :data:`..base.SLOW_CHANCE_DRAWS`).
-VUS_RANDOM_RUNS = SLOW_RANDOM_RUNS
-
+#: slow and get the reduced audit of the slowest rows (:func:`..base.reduced_audit`).
 #: The call the range_roc_vus_score and range_pr_vus_score rows share (:mod:`..shared`).
 VUS_SHARED_CALL = "aeon range_pr_roc_auc_support per buffer size"
 VUS_SHARED_NOTE = ("the range_roc_vus_score/range_pr_vus_score pair shares each call: both loop buffer sizes "
@@ -126,8 +124,7 @@ def _shared_vus(which: str) -> Callable[[Mapping[str, Any]], Any]:
 def _row(metric: str, family: str, build: Any, *, input_kind: str, params: Any = None, kind: str = "score",
          group: str | None = None, note: str = NOTE, slow: bool = False, shared: str | None = None) -> Adapter:
     return Adapter(PACKAGE, metric, family, build, params or {}, input_kind=input_kind, kind=kind, group=group,
-                   note=note, slow=slow, random_runs=SLOW_RANDOM_RUNS if slow else None,
-                   chance_draws=SLOW_CHANCE_DRAWS if slow else None, shared=shared, env=ENV)
+                   note=note, slow=slow, shared=shared, env=ENV, **reduced_audit(slow))
 
 
 def _range_row(metric: str, **params: Any) -> Adapter:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..base import SLOW_CHANCE_DRAWS, SLOW_RANDOM_RUNS, Adapter, as_labels, as_scores, import_module
+from ..base import Adapter, as_labels, as_scores, import_module, reduced_audit
 
 __all__ = ["ADAPTERS"]
 
@@ -38,12 +38,10 @@ ENV = "modern"
 NOTE = "a fresh metric object per call, metric.compute(y_true as int64, y_pred)"
 #: Reduced audit of the best-threshold F1 (about 3 s per call on 1000 points), as TimeEval's VUS rows.
 BEST_THRESHOLD_RANDOM_RUNS = 10
-#: Reduced audit of the VUS rows, as every VUS row declared slow (:data:`..base.SLOW_RANDOM_RUNS`,
-#: :data:`..base.SLOW_CHANCE_DRAWS`).  Their numba kernel runs ``prange`` over the thresholds: alone it takes
+#: The VUS rows get the reduced audit of every VUS row declared slow (:func:`..base.reduced_audit`).  Their numba kernel runs ``prange`` over the thresholds: alone it takes
 #: about 0.05 s a call, but with more threads than cores (two atlas workers, each with numba's default of
 #: one thread per core) every parallel region waits on a descheduled thread and a full audit took over
 #: 11 CPU minutes; the atlas workers now run one numba thread each (:func:`oipr_bench.atlas.build.one_thread`).
-VUS_RANDOM_RUNS = SLOW_RANDOM_RUNS
 
 
 def _evaluation() -> Any:
@@ -113,9 +111,9 @@ def _vus_rows() -> list[Adapter]:
             _row(f"RangeAreaUnderROC{tag}", "threshold-free", _single("RangeAreaUnderROC"), input_kind="scores", params={"buffer_size": None, **common}),
             _row(f"RangeAreaUnderPR{tag}", "threshold-free", _single("RangeAreaUnderPR"), input_kind="scores", params={"buffer_size": None, **common}),
             _row(f"VolumeUnderROC{tag}", "threshold-free", _single("VolumeUnderROC"), input_kind="scores", group="VUS-ROC",
-                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS, chance_draws=SLOW_CHANCE_DRAWS),
+                 params={"max_buffer_size": 500, **common}, slow=True, **reduced_audit(True)),
             _row(f"VolumeUnderPR{tag}", "threshold-free", _single("VolumeUnderPR"), input_kind="scores", group="VUS-PR",
-                 params={"max_buffer_size": 500, **common}, slow=True, random_runs=VUS_RANDOM_RUNS, chance_draws=SLOW_CHANCE_DRAWS),
+                 params={"max_buffer_size": 500, **common}, slow=True, **reduced_audit(True)),
         ]
     return out
 
