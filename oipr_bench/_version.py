@@ -1,3 +1,3 @@
 """Single source of the package version."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
