@@ -14,7 +14,7 @@ Parts
     on ``N`` pairs of every family of :mod:`oipr_bench.testing.families`, the
     families spread over ``--jobs`` worker processes (``cardinality`` and ``many_events``
     stopping at 300 events per series against the quadratic oracles of RP/RR and AM).  Printed per evaluator: the
-    wall time of all families (target: at most 30 s on 2 cores, issue 20), the
+    wall time of all families (target: at most 30 s on 2 cores), the
     summed CPU time of the families (what one process would need, the
     baseline), the slowest family, and the wall time the CPU times allow on
     ``--jobs`` idle cores (the slowest family, or the summed CPU shared out;

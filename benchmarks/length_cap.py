@@ -1,4 +1,4 @@
-"""Wall time of an audit with a length parameter at its cap, beside the default audit (issue 21).
+"""Wall time of an audit with a length parameter at its cap, beside the default audit.
 
 Usage (from the repository root, with oipr-bench installed)::
 

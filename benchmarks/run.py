@@ -35,16 +35,15 @@ and every measurement runs in a **fresh Python subprocess** that loads them:
   literal call / the best of its 3 OIPR calls); the target is judged on the
   median round ratio and the spread (min / median / max) is printed, with
   the ratio of the best times and the ratio against OIPR's fresh-process row
-  for information (issue 11: the fresh-process ratio swings on a loaded
-  machine).
+  for information (the fresh-process ratio swings on a loaded machine).
 * worst cases (``--worst-size``, default the largest size): for each
   evaluator one subprocess times the typical pair and the families of
   :data:`FAMILIES` in interleaved rounds (best of ``--repeat``) and takes the
   tracemalloc peak of one call per family; the CPU time (``time.process_time``)
   of the same calls is printed beside the wall-time ratio the target is judged on.
 
-Targets (issue 3): OIPR at 1e6 >= 100x faster than literal; every evaluator
-<= 0.1 s at 1e6; OIPR at 1e7 <= 1 s and peak memory <= 1 GB.  Issue 11:
+Targets: OIPR at 1e6 >= 100x faster than literal; every evaluator
+<= 0.1 s at 1e6; OIPR at 1e7 <= 1 s and peak memory <= 1 GB.  Worst cases:
 every evaluator's worst family within 3x of its typical time and under
 300 MB (tracemalloc peak).
 """
@@ -115,7 +114,7 @@ def _fill(y: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> None:
 
 
 #: Worst-case families, each derived from the typical pair of the same length
-#: (issue 11, part 4).  "typical" is the fixed-seed pair of :func:`make_pair`.
+#: (streamed kernels).  "typical" is the fixed-seed pair of :func:`make_pair`.
 FAMILIES = ("typical", "all-ones", "alternating", "one-event", "tiny-events")
 FAMILY_NOTES = {
     "typical": "the fixed-seed pair above (about 1 % anomalous, events of 1-60 points)",
@@ -280,7 +279,7 @@ def _run_worker(name: str, data_dir: str, repeat: int) -> dict:
 
 # --------------------------------------------------------------------------- driver
 
-#: Worst-case targets (issue 11): every family within this factor of the typical time, at most this memory.
+#: Worst-case targets: every family within this factor of the typical time, at most this memory.
 WORST_TIME_FACTOR = 3.0
 WORST_MEMORY = 300 * 2**20
 

@@ -1,4 +1,4 @@
-"""Wall time of the audit suites from an empty folder (issue 19's target: ``all`` on a built-in <= 10 s).
+"""Wall time of the audit suites from an empty folder (target: ``all`` on a built-in <= 10 s).
 
 Usage (from the repository root, with oipr-bench installed)::
 

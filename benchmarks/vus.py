@@ -135,7 +135,7 @@ def render(results: dict) -> list[str]:
                   f"{worst['vus_pr_seconds']:.2f} s, peak {worst['peak_mb']:.1f} MB."]
     first = results["rows"][0]
     verdict = "met" if first["ratio"] >= TARGET_RATIO else "missed"
-    lines += ["", f"Target (issue 29): VUS-PR at least {TARGET_RATIO}x faster than TSB-AD at 10^5 points: "
+    lines += ["", f"Target: VUS-PR at least {TARGET_RATIO}x faster than TSB-AD at 10^5 points: "
               f"{first['ratio']:.0f}x, {verdict}."]
     return lines
 

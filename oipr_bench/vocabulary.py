@@ -110,7 +110,7 @@ VALUES: dict[str, tuple[str, ...]] = {
     ALL_ONE_OVERESTIMATION: (PRESENT, ABSENT),
     RANDOM_OVERESTIMATION: (PRESENT, ABSENT),
 }
-#: Every characteristic can be not applicable (issue 9: scalar scores).
+#: Every characteristic can be not applicable (to scalar scores).
 VALUES = {name: values + (NOT_APPLICABLE,) for name, values in VALUES.items()}
 
 # -- sanity checks ---------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ VALID_RESULT = "valid_result"
 PERFECT_PREDICTION = "perfect_prediction"
 PROPERTIES: tuple[str, ...] = (VALID_RESULT, PERFECT_PREDICTION, DETERMINISTIC, NO_MUTATION)
 
-# -- metric properties beyond Table 5 (issue 19; :mod:`oipr_bench.auditing.properties.run`) ------------
+# -- metric properties beyond Table 5 (:mod:`oipr_bench.auditing.properties.run`) ------------
 
 LAG_TOLERANCE = "lag_tolerance"
 FP_DISTANCE = "fp_distance"
@@ -169,7 +169,7 @@ CONSISTENT, WEAK, INSENSITIVE, INCONSISTENT = "consistent", "weak", "insensitive
 ROBUST = "robust"
 TIE_NEUTRAL, OPTIMISTIC, PESSIMISTIC = "tie_neutral", "optimistic", "pessimistic"
 ORDERED, CONSTANT_OVERRATED, DISORDERED = "ordered", "constant_overrated", "disordered"
-#: Chance ordering: random scores rated far above the middle of the metric's own range (issue 27).
+#: Chance ordering: random scores rated far above the middle of the metric's own range.
 RANDOM_INFLATED = "random_inflated"
 
 #: Values each property can take (every one can also be not applicable: a score property for a

@@ -1,9 +1,9 @@
-"""Re-run issue 21's list of findings as an attacker would, from the CLI and the plugin.
+"""Re-run the hostile-input findings on inputs, conflicts, crashes and messages as an attacker would, from the CLI and the plugin.
 
 Usage (from the repository root)::
 
-    python tests/attacks_issue21.py            # every attack, one line each, exit 1 on a finding
-    python tests/attacks_issue21.py -k atlas   # only the attacks whose name contains "atlas"
+    python tests/attacks_cli_plugin.py            # every attack, one line each, exit 1 on a finding
+    python tests/attacks_cli_plugin.py -k atlas   # only the attacks whose name contains "atlas"
 
 Each attack is the issue's minimal reproduction, run as a user would (``python -m oipr_bench ...``
 or ``python -m pytest --evaluator=...`` in a fresh temporary folder, ``pr.py`` being a plain

@@ -1,12 +1,12 @@
-"""Re-run issue 28's findings on outputs, processes and messages (M1, M2, M6, M7, L2-L7, L11-L13).
+"""Re-run the hostile-input findings on outputs, processes and messages (M1, M2, M6, M7, L2-L7, L11-L13).
 
 Usage (from the repository root)::
 
-    python tests/attacks_issue28_outputs.py            # every attack, one line each, exit 1 on a finding
-    python tests/attacks_issue28_outputs.py -k pytest  # only the attacks whose name contains "pytest"
+    python tests/attacks_outputs_processes.py            # every attack, one line each, exit 1 on a finding
+    python tests/attacks_outputs_processes.py -k pytest  # only the attacks whose name contains "pytest"
 
 Each attack is the issue's reproduction, run as a user would in a fresh temporary folder (the
-helpers of ``tests/attacks_issue21.py``), and prints ``held`` or ``FINDING`` with the pytest test
+helpers of ``tests/attacks_cli_plugin.py``), and prints ``held`` or ``FINDING`` with the pytest test
 that covers it.  No attack has a fixed time limit: the one that waits (M6) measures how many
 processes exist, not how long anything takes, and the thread attack (M7) waits for the run to end
 with a generous timeout (a hang is a finding, a loaded machine is not).
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from attacks_issue21 import PR, REPO, Run, one_line  # noqa: E402
+from attacks_cli_plugin import PR, REPO, Run, one_line  # noqa: E402
 
-T = "test_issue28_outputs::"
+T = "test_hostile_outputs_processes::"
 
 
 def _kept(path: Path, before: str) -> str:

@@ -1,9 +1,9 @@
-"""Re-run issue 28's trust-chain findings (part 28a) as an attacker would, from the CLI and the plugin.
+"""Re-run the trust-chain findings (reports, signatures, verify) as an attacker would, from the CLI and the plugin.
 
 Usage (from the repository root)::
 
-    python tests/attacks_issue28a.py            # every attack, one line each, exit 1 on a finding
-    python tests/attacks_issue28a.py -k verify  # only the attacks whose name contains "verify"
+    python tests/attacks_trust_chain.py            # every attack, one line each, exit 1 on a finding
+    python tests/attacks_trust_chain.py -k verify  # only the attacks whose name contains "verify"
 
 The findings replayed here: H1 (verify of a property expectation), H2 (a Ctrl-C'd or ``-k`` run's
 report), H3 (an expectation the suite never checks), M3 (oipr options without ``--evaluator``), M4
@@ -11,7 +11,7 @@ report), H3 (an expectation the suite never checks), M3 (oipr options without ``
 ``--against paper``), L1 (a tampered atlas), L8 (declarations that do not apply to the kind), L9
 (verify's wording) and L10 (an instance's state in the signature).  Each attack is the issue's
 reproduction run in a fresh temporary folder (``pr.py`` a plain point-wise P/R evaluator, the helpers
-of ``attacks_issue21.py``); it prints ``held`` or ``FINDING`` and the pytest test that covers it
+of ``attacks_cli_plugin.py``); it prints ``held`` or ``FINDING`` and the pytest test that covers it
 (tests/test_trust_chain.py: the tests are what CI runs, this script the attacker's view).  No attack
 has a time limit of its own: a loaded machine makes it slower, never a finding.
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from attacks_issue21 import PR, REPO, Run, one_line  # noqa: E402
+from attacks_cli_plugin import PR, REPO, Run, one_line  # noqa: E402
 
 T = "tests/test_trust_chain.py::"
 

@@ -1,4 +1,4 @@
-"""The atlas on the metric properties (issue 19): a property grid, and where "the same" metric disagrees."""
+"""The atlas on the metric properties: a property grid, and where "the same" metric disagrees."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ def test_writes_bytes_text_and_json_and_returns_the_path(tmp_path):
 
 
 def test_refuses_missing_parent_folders_and_creates_none(tmp_path):
-    # issue 28 (L2): a typo in a folder name must not land the file somewhere new
+    # a typo in a folder name must not land the file somewhere new
     target = tmp_path / "x" / "y" / "z.json"
     with pytest.raises(FileNotFoundError, match="does not exist"):
         atomic_write_json(target, [1])

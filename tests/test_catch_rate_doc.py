@@ -67,7 +67,7 @@ def test_the_table_has_every_bug_and_family_and_its_rates_add_up() -> None:
     for j, rate in enumerate(rows["catch rate"]):
         caught = sum(rows[bug][j] != "-" for bug in PLANTED)
         assert rate == f"{caught}/{len(PLANTED)}", (families[j], rate, caught)
-    # what issue 28 asks of the new families, at N = 1000 with seed 0
+    # what the new families must catch, at N = 1000 with seed 0
     assert rows["cardinality"][families.index("cardinality")] != "-"
     assert rows["integer_percent"][families.index("percent_boundary")] != "-"
 

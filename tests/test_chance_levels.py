@@ -1,4 +1,4 @@
-"""The chance levels of docs/scalar-metrics.md, computed (issue 27).
+"""The chance levels of docs/scalar-metrics.md, computed.
 
 F1 of a random detector is 2*pi*q/(pi+q) (the F1 of the expected counts), not "about the flagged share";
 an AUC-PR integrated by trapezoids from (recall 0, precision 1) gives a constant score (1+pi)/2 and random

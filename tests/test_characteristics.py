@@ -130,7 +130,7 @@ def test_finding_round_trips_through_dict():
     assert f.value == "present"
 
 
-# -- the anchored scale (issue 18) -------------------------------------------------------------------
+# -- the anchored scale -------------------------------------------------------------------
 
 
 def _scalar_obs(values: dict[str, float], empty: float, perfect: float, **kw) -> ch.Observations:

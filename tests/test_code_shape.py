@@ -1,4 +1,4 @@
-"""The package keeps the shape its style rules ask for (issue 13).
+"""The package keeps the shape its style rules ask for.
 
 - no module outside ``evaluators/`` over :data:`MAX_MODULE_LINES` lines;
 - no function or method over :data:`MAX_FUNCTION_LINES` lines;

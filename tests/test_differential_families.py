@@ -1,4 +1,4 @@
-"""Issue 28 (part c): the ``cardinality`` and ``percent_boundary`` families hold what they are named for."""
+"""The ``cardinality`` and ``percent_boundary`` families hold what they are named for."""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def family_failure(spec: str, reference: str, family: str, n: int = 1000, seed: 
 
 def test_an_overlap_count_that_wraps_at_256(tmp_path: Path) -> None:
     # RP/RR counts the ranges overlapping one range in 8 bits: the cardinality family reaches it at
-    # N = 1000, seed 0 (issue 28: no other family puts more than 50 true events under one prediction).
+    # N = 1000, seed 0 (no other family puts more than 50 true events under one prediction).
     spec = plant(tmp_path, "cardinality")
     res = family_failure(spec, "RP/RR", "cardinality")
     assert res.index is not None and res.index < 10 and len(res.found.pair.y_true_events) == 256
@@ -154,7 +154,7 @@ def test_an_overlap_count_that_wraps_at_256(tmp_path: Path) -> None:
 
 
 def test_an_integer_percent_pak(tmp_path: Path) -> None:
-    # PA%K computing 100 * hits // n > K: caught by percent_boundary at N = 1000, seed 0 (issue 28: by luck before).
+    # PA%K computing 100 * hits // n > K: caught by percent_boundary at N = 1000, seed 0 (before that family, only by luck).
     spec = plant(tmp_path, "integer_percent")
     res = family_failure(spec, "PA%K", "percent_boundary")
     shrunk = res.shrunk.pair

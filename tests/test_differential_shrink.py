@@ -1,4 +1,4 @@
-"""Issue 28 (part c): the shrinker merges events, shortens two gaps together, and re-confirms its pair.
+"""The shrinker merges events, shortens two gaps together, and re-confirms its pair.
 
 The planted bugs of :mod:`oipr_bench.testing.planted` must shrink to at most a few points more
 than the smallest pair that shows them (the smallest sizes are derived in each test), and a

@@ -569,7 +569,7 @@ def test_chunked_curve_and_overlap_match_the_dense_formulas(
 
 
 # --------------------------------------------------------------------------
-# The streamed routes (issue 11, part 4): curves that may cover many points
+# The streamed routes: curves that may cover many points
 # are never materialised; their areas are taken block by block.
 # --------------------------------------------------------------------------
 

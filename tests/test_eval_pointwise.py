@@ -251,7 +251,7 @@ def test_table_a1_columns(name: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# The bit-packed PA%K count (issue 11, part 4): events inside one byte, events
+# The bit-packed PA%K count: events inside one byte, events
 # crossing byte and block borders, tiny forced blocks, the benchmark families
 # --------------------------------------------------------------------------
 

@@ -450,7 +450,7 @@ def test_ranges_crossing_many_blocks(block: int, params: dict) -> None:
 @pytest.mark.parametrize("family", ["typical", "all-ones", "alternating", "one-event", "tiny-events"])
 @pytest.mark.parametrize("block", [3, 64, 1 << 30])
 def test_benchmark_families_match_oracle(family: str, block: int) -> None:
-    # The worst-case families of benchmarks/run.py (issue 11, part 4), built here
+    # The worst-case families of benchmarks/run.py, built here
     # at a small size, scored with several block sizes, against the oracle.
     n = 1500
     rng = np.random.default_rng(11)

@@ -110,7 +110,7 @@ def test_region_at_next_counts_next_start_twice() -> None:
 
 # --------------------------------------------------------------------------
 # The published TaPR (TaPR.py) against this package's former default, on the
-# smallest inputs where they differ (issue 11; events half-open).
+# smallest inputs where they differ.
 # --------------------------------------------------------------------------
 
 

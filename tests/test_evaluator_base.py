@@ -1,4 +1,4 @@
-"""The evaluators' base class derives params and repr from __init__ (issue 13 part 4)."""
+"""The evaluators' base class derives params and repr from __init__."""
 
 from __future__ import annotations
 

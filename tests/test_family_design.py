@@ -1,4 +1,4 @@
-"""Each metric-property family varies one factor and holds the others fixed (issue 27).
+"""Each metric-property family varies one factor and holds the others fixed.
 
 Two kinds of test per family:
 

@@ -1,4 +1,4 @@
-"""The atlas reader is as hardened as every other reader (issue 21).
+"""The atlas reader is as hardened as every other reader.
 
 Duplicate keys, NaN, absurd nesting, a FIFO or a device as ``atlas.json`` and a wrongly shaped
 document each end in one line naming the file (and the field), exit 2, never a hang or traceback.

@@ -1,4 +1,4 @@
-"""Every touch of user code is one guarded boundary (issue 21, "Internal traceback or crash").
+"""Every touch of user code is one guarded boundary.
 
 Import, construction, attributes (``bounds``, ``higher_is_better``, ``input_kind``), the call, and
 reading the result and its exception: whatever they raise (``SystemExit``, ``GeneratorExit``, a

@@ -1,4 +1,4 @@
-"""No silent conflict (issue 21): a declaration given twice is refused, never "the last one wins"."""
+"""No silent conflict: a declaration given twice is refused, never "the last one wins"."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_hypothesis_examples_are_bounded(folder, capsys):
     (["--differential", "5", "--shrink-budget", "1e300"], "--shrink-budget must be at most 604800 seconds"),
 ])
 def test_differential_pairs_and_shrink_budget_are_bounded(folder, capsys, flags, words):
-    """Neighbours of ``--hypothesis-examples 1e20`` (issue 21): ``--differential 1e20`` ran without end."""
+    """Neighbours of ``--hypothesis-examples 1e20``: ``--differential 1e20`` ran without end."""
     assert words in _error(["audit", "pr.py:f", "--reference", "PW", *flags], capsys)
 
 
@@ -103,7 +103,7 @@ def test_the_plugin_bounds_differential_pairs_too(folder):
     (["atlas", "--evaluator", "pr.py:f", "--evaluator", "PW"], "--evaluator"),
 ])
 def test_a_single_valued_option_given_twice_is_refused(folder, capsys, argv, flag):
-    """Issue 21's rule for --expect, at the shared mechanism (the CLI's parser): ``--bounds 0:1
+    """The no-conflict rule for --expect, at the shared mechanism (the CLI's parser): ``--bounds 0:1
     --bounds 0:2`` audited with the last range without a word."""
     with pytest.raises(SystemExit) as info:  # argparse's own usage errors leave through SystemExit(2)
         main(argv)

@@ -1,4 +1,4 @@
-"""Hostile user files and parameters (issue 12 items 7, 10-14, 19): one line naming the file, no hang, no bomb."""
+"""Hostile user files and parameters: one line naming the file, no hang, no bomb."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def _bomb_npz(path: Path, n: int, compression: int, last_pred: float = 1.0) -> P
 
 
 def test_npz_decompression_bomb_allocates_one_byte_per_value(tmp_path):
-    """Issue 21: a tiny compressed .npz whose members are 8-byte floats is decoded chunk by chunk.
+    """A tiny compressed .npz whose members are 8-byte floats is decoded chunk by chunk.
 
     Reading keeps the 0/1 result (one byte per value) and a fixed buffer, never
     the decompressed member whole nor its float64 array (before: 8 + 8 bytes per
@@ -165,7 +165,7 @@ def test_npz_bomb_with_a_bad_last_value_names_it_after_a_bounded_read(tmp_path):
 
 
 def test_a_csv_at_its_size_cap_is_read_a_chunk_of_rows_at_a_time(tmp_path):
-    """Issue 21 (neighbour of the .npz bomb): the rows of a CSV were held whole as Python lists,
+    """A neighbour of the .npz bomb: the rows of a CSV were held whole as Python lists,
     36x the file (2.3 GB for the allowed 64 MiB).  Reading keeps the 0/1 columns and one chunk."""
     n = 200_000
     f = tmp_path / "long.csv"
@@ -312,7 +312,7 @@ def test_the_length_cap_allows_every_series_length():
 
 @pytest.mark.parametrize("attenuation", ["sigmoid", "linear", "exp"])
 def test_a_length_parameter_near_its_cap_builds_its_tables_once(monkeypatch, attenuation):
-    """Issue 21: ``l_obs``/``l_dis`` at the cap cost 0.5 s per call (the tables over ``0 .. l_obs``
+    """``l_obs``/``l_dis`` at the cap cost 0.5 s per call (the tables over ``0 .. l_obs``
     were rebuilt by every call), minutes per audit.  An audit calls one parameter set hundreds
     of times on series of a few lengths: the tables are built once, a call only streams."""
     from oipr_bench.evaluators import oipr

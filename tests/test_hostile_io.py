@@ -1,4 +1,4 @@
-"""Never overwrite what is not ours (issue 12 items 1, 2, 5 and the trailing-slash part of 19)."""
+"""Never overwrite what is not ours."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Unclear messages made clear (issue 21, "Unclear messages" and "Also").
+"""Unclear messages made clear.
 
 Each attack ends in one line that names what is wrong and where.
 """

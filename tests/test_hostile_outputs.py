@@ -1,4 +1,4 @@
-"""Outputs never replace inputs (issue 21, "Overwrite / data loss").
+"""Outputs never replace inputs.
 
 One rule (``oipr_bench.io.check_output`` and the writer behind it): no command writes over a file
 it reads in the same run, whatever the spelling of the path, and every ``-o`` means the same.

@@ -1,4 +1,4 @@
-"""Outputs, processes and messages (issue 28, part b).
+"""Outputs, processes and messages.
 
 * every file a run reads is protected from its outputs: the pytest configuration, conftest files,
   collected test files, the evaluator's package and the modules it imports (M1);

@@ -1,4 +1,4 @@
-"""Threads, forks, exit handlers, closed streams and process groups of a hostile evaluator (issue 21).
+"""Threads, forks, exit handlers, closed streams and process groups of a hostile evaluator.
 
 Each test runs the real program (``python -m oipr_bench`` or pytest) in a subprocess, as a user would.
 """

@@ -1,4 +1,4 @@
-"""Hostile evaluators (issue 12): output, interrupts, closed streams, deep tracebacks, orphan workers."""
+"""Hostile evaluators: output, interrupts, closed streams, deep tracebacks, orphan workers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Evaluators that fail while being set up (issue 12 item 8): one line naming the evaluator, everywhere."""
+"""Evaluators that fail while being set up: one line naming the evaluator, everywhere."""
 
 from __future__ import annotations
 

@@ -135,7 +135,7 @@ def test_report_from_dict_and_failed_cases(tmp_path):
         return evaluators.get("PW")(y_true, y_pred)
 
     profile = audit(fragile, expect={"fragments_merging": "no"})
-    (tmp_path / "sub").mkdir()  # the writer never creates folders (issue 28)
+    (tmp_path / "sub").mkdir()  # the writer never creates folders
     path = write_report(profile.to_dict(), tmp_path / "sub" / "f.html", title="Fragile <test>")
     doc = parse(path)
     text = path.read_text()
@@ -236,7 +236,7 @@ def test_a_scalar_metric_is_labelled_as_a_score_with_its_orientation():
 
 
 def test_each_property_family_shows_its_cases_as_thumbnails(tmp_path):
-    """Issue 27: like Table 5's evidence, every property section draws each case of its family (binary
+    """Like Table 5's evidence, every property section draws each case of its family (binary
     families: ground truth over prediction; score families: ground truth over the scores), with the
     metric's value on that case."""
     import oipr_bench

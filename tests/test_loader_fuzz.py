@@ -476,7 +476,7 @@ def test_missing_and_unlisted_files(tmp_path):
 
 
 
-# --------------------------------------------------------------------------- hostile files (issue 12)
+# --------------------------------------------------------------------------- hostile files
 import os  # noqa: E402
 
 from oipr_bench import guards  # noqa: E402

@@ -1,4 +1,4 @@
-"""The metric properties beyond Table 5 (issue 19): families, rules, audit, plugin, reports, reference values.
+"""The metric properties beyond Table 5: families, rules, audit, plugin, reports, reference values.
 
 Hand-derived expectations are in the comments next to each assertion; the probe corpus of user-written
 score metrics is tests/test_property_probes.py.
@@ -146,7 +146,7 @@ def test_chance_ordering_reads_the_metric_scale():
     f1 = check_chance_ordering(_readings({"oracle": 1, "random1": 0.18, "random2": 0.18, "constant": 0.25, "inverted": 0}, roles))
     assert f1.value == v.CONSTANT_OVERRATED
     # A constant scored at the floor (TimeEval answers any constant score 0.0) is that package's
-    # convention for a degenerate input, evidence only since issue 27: still ordered, and the
+    # convention for a degenerate input, evidence only since 0.4: still ordered, and the
     # explanation says random > constant (no "~": they are 0.2 apart, beyond the margin 0.02).
     floor = check_chance_ordering(_readings({"oracle": 1, "random1": 0.2, "random2": 0.2, "constant": 0, "inverted": 0}, roles))
     assert floor.value == v.ORDERED and "random 0.2000 > constant 0.0000" in floor.explanation
@@ -200,7 +200,7 @@ def test_the_stored_reference_values_match_a_fresh_run():
     stored = property_reference()
     fresh = build_property_document()
     assert {row["evaluator"]: {p["name"]: p["value"] for p in row["properties"]} for row in fresh["evaluators"]} == stored
-    # the seven binary built-ins and the six score evaluators (issue 29), each with its default parameters
+    # the seven binary built-ins and the six score evaluators, each with its default parameters
     assert list(stored) == list(oipr_bench.evaluators.NAMES + oipr_bench.evaluators.SCORE_NAMES)
     assert stored["VUS-PR"]["label_swap_duality"] == "not_applicable"  # it uses a 0/1 prediction as ground truth
     assert all(None not in row.values() for row in stored.values())  # every built-in gets a value on every property

@@ -1,4 +1,4 @@
-"""What a new user trips on first (issue 11, part 3): each friction point, checked.
+"""What a new user trips on first: each friction point, checked.
 
 - ``oipr-bench --help`` imports neither pandas nor matplotlib, and works with a broken pandas;
   a dependency that does not import is one line naming the package and the fix.

@@ -1,4 +1,4 @@
-"""One options object for audit(), the plugin and `oipr-bench audit` (issue 13 part 2).
+"""One options object for audit(), the plugin and `oipr-bench audit`.
 
 The rules live in oipr_bench.auditing.options.AuditOptions; audit() errors name the
 Python parameter, the command and the plugin re-phrase the same error with
@@ -140,7 +140,7 @@ def test_the_plugin_and_the_command_build_the_same_options(pytester):
     import json
 
     assert main(["audit", "mypw:pw", "--reference", "PW", "--tolerance", "0.5", "--format", "json", "-o",
-                 str(pytester.path / "c.json")]) == 0  # the expected row is PW's own under --reference=PW (issue 27)
+                 str(pytester.path / "c.json")]) == 0  # the expected row is PW's own under --reference=PW
     p = json.loads((pytester.path / "p.json").read_text())
     c = json.loads((pytester.path / "c.json").read_text())
     assert p["options"] == c["options"] and p["reference"]["tolerance"] == c["reference"]["tolerance"] == 0.5

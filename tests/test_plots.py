@@ -240,7 +240,7 @@ def test_plot_interest_bad_input_file_exits_2(tmp_path, capsys):
 def test_sweep_scenario_ranking(tmp_path, capsys):
     needs_mpl()
     prefix = tmp_path / "out" / "ffps"
-    prefix.parent.mkdir()  # the prefix's folder must exist (outputs never create folders, issue 28)
+    prefix.parent.mkdir()  # the prefix's folder must exist (outputs never create folders)
     code, out, err = run_cli(["sweep", "--case", "fragmented_fps", "--l-dis-grid", "0,5", "--l-obs-grid", "0:20:10",
                               "-o", str(prefix), "--format", "png,svg"], capsys)
     assert code == 0, err
@@ -336,7 +336,7 @@ def test_without_matplotlib_csv_sweep_and_html_report_still_work(tmp_path):
 
 
 def test_interest_picture_at_the_length_cap_draws_a_bounded_number_of_steps():
-    """Issue 21 (neighbour of "l_obs at its cap"): ``plot interest --l-obs 10000000`` drew 10^7 steps
+    """A neighbour of "l_obs at its cap": ``plot interest --l-obs 10000000`` drew 10^7 steps
     (37 s, 5 GB).  At most MAX_DRAWN_STEPS steps per curve, and a one-point peak survives the bins."""
     pytest.importorskip("matplotlib")
     from oipr_bench.plots.interest import MAX_DRAWN_STEPS, interest_figure

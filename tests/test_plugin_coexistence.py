@@ -1,4 +1,4 @@
-"""Installing oipr-bench never breaks an unrelated test suite (issue 21).
+"""Installing oipr-bench never breaks an unrelated test suite.
 
 A project whose conftest defines its own ``--evaluator`` or ``--oipr-timeout`` keeps running, and
 oipr-bench stays usable through its ``--oipr-`` spellings (``oipr_bench.pytest_plugin.options``).

@@ -1,4 +1,4 @@
-"""The plugin's items are collected by pytest's own collection (issue 11 part 2).
+"""The plugin's items are collected by pytest's own collection.
 
 Each test runs pytest in a subprocess from a folder holding a point-wise
 evaluator that appends a line to ``calls.log`` whenever it is called, so a

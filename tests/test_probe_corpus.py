@@ -274,7 +274,7 @@ def test_scalar_answers_lists_the_applicable_rules():
     assert ch.scalar_answers(bounded=False) == bounded
 
 
-# -- metrics that are not F1-shaped (issue 18): each read on its own anchored scale ------------------
+# -- metrics that are not F1-shaped: each read on its own anchored scale ------------------
 
 
 def _auc_roc(y_true, scores):
@@ -317,7 +317,7 @@ def _average_precision(y_true, scores):
 # - sparse: c2 adds an FP: AUC's FPR rises and AP's P falls -> lower -> absent.
 # - all-1 detector: TPR = FPR = 1 and P = q -> 0 on both scales -> absent; the random detector flags 2 % at
 #   random: TPR ~ FPR and P ~ q in expectation -> ~0 -> absent (no overestimation at chance).
-# Since issue 27 anchor 0 of a score metric is chance, its mean over 10 seeded uniform-random score series
+# Since 0.4 anchor 0 of a score metric is chance, its mean over 10 seeded uniform-random score series
 # (AUC 0.5, AP about q): the readings above hold up to the draws' scatter, and the all-1 detector (a
 # constant score) is read against chance within its margin (0.02 or three standard errors) -> absent; the
 # random detector sits near the middle of the range from 1 - y_true (AUC 0) to y_true (AUC 1) -> absent.
@@ -331,7 +331,7 @@ THRESHOLD_FREE_ROW = {
 
 @pytest.mark.parametrize("fn, empty", [(_auc_roc, 0.5), (_average_precision, 0.1)], ids=["auc_roc", "average_precision"])
 def test_threshold_free_metrics_are_read_on_their_own_scale(fn, empty):
-    # Since issue 27 a score metric's anchor 0 is chance: its mean over 10 seeded uniform-random score
+    # Since 0.4 a score metric's anchor 0 is chance: its mean over 10 seeded uniform-random score
     # series on the ground truth (AUC 0.5, AP about the prevalence 0.1, each up to the draws' scatter).
     # The empty prediction (AUC 0.5, AP 0.1 by these implementations' conventions) is evidence only.
     prof = oipr_bench.audit(fn, input="scores")
@@ -434,7 +434,7 @@ def test_a_metric_at_chance_everywhere():
     # - all-1: k = n, 2 / (q + 1) = 1.818 for q = 0.1 -> present; random: k = 0.02 n, q = 0.045:
     #   0.04 / 0.065 = 0.615 in expectation -> present.  Its perfect score (0.1) is not 1 and the all-ones
     #   detector beats it: sanity[perfect] and sanity[discriminates] fail.
-    # Since issue 27 a case whose perfect and empty anchors lie within 0.02 of the declared range (0, 1) is
+    # Since 0.4 a case whose perfect and empty anchors lie within 0.02 of the declared range (0, 1) is
     # saturated, and every verdict reading it is undetermined: the perfect score m/n is 0.012 on temporal
     # shifting (m = 6, n = 500), 0.016 on long anomaly (16 of 1000) and 0.002 on sparse anomalies (2 of 1000),
     # so ambiguous labels, long and sparse anomaly are undetermined, with that reason.  The other ground

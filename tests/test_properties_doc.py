@@ -48,7 +48,7 @@ def test_the_page_gives_every_threshold_as_a_number():
 
 
 def test_every_property_cites_a_paper_or_says_it_is_our_own_derivation():
-    """Issue 27: each source names a venue or an arXiv id (or says oipr-bench derived it); the wrong
+    """Each source names a venue or an arXiv id (or says oipr-bench derived it); the wrong
     attributions of 0.3.0 are gone (arXiv 2511.18739 is Yang et al.; eTaPR is ACM SAC 2022; GitHub issues
     do not state the chance ordering)."""
     import re

@@ -111,7 +111,7 @@ AP_ROW.pop(v.TIES)           # AP's step interpolation of ties is not the mean o
 # alarms), x^3 moves points across 0.5 -> not_invariant.  ties: plateaus 0.125 ... 0.875 and a jitter of
 # at most 1e-4 never cross 0.5 -> every jittered copy scores as the plateaus -> tie_neutral.
 # chance_ordering: constant 0.5 is not > 0.5 (no alarm, F1 0) and inverted puts every anomaly <= 0.5
-# (F1 0): constant = inverted.  Since issue 27 a constant at or below random is the metric's answer to a
+# (F1 0): constant = inverted.  Since 0.4 a constant at or below random is the metric's answer to a
 # degenerate input, evidence only; perfect 1 > random (half the points alarm: F1 ~ 2 x 0.5q/(0.5 + q))
 # > inverted 0, and random lies below the middle 0.5 of inverted..perfect -> ordered.
 # ranking: q = 0 separates at 0.5 exactly (F1 1).

@@ -65,7 +65,7 @@ def test_a_reduced_audit_scores_the_first_runs_and_says_so():
     assert options_of(profile).random_runs == 10  # `oipr-bench verify` re-runs it reduced alike
 
 
-# -- chance_draws: the chance anchors on fewer draws (issue 30) --------------------------------------
+# -- chance_draws: the chance anchors on fewer draws --------------------------------------
 
 class _CountingScore:
     """A deterministic metric taking scores (mean score inside the events) that counts its calls."""
@@ -235,7 +235,7 @@ def test_benchmarks_page_quotes_the_recorded_atlas_timings():
         "<!-- atlas timings: generated from atlas/timings.json -->\n")
     block = page[start:page.index("<!-- end atlas timings -->")]
     assert block == "\n".join(timings_markdown(timings)) + "\n", "refresh with `python tests/test_reduced_audit.py`"
-    # the budget of issue 19 (every row, 2 workers, at most 30 minutes) is judged in the quoted text
+    # the atlas budget (every row, 2 workers, at most 30 minutes) is judged in the quoted text
     full = timings["write_include_slow"]
     verdict = "met" if full["wall_seconds"] <= BUDGET_SECONDS["write_include_slow"] else "missed"
     assert full["jobs"] == 2 and f"at most 30 min wall: {verdict})" in block

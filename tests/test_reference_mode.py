@@ -1,4 +1,4 @@
-"""With ``--reference=NAME`` the expected profile is NAME's own (issue 27).
+"""With ``--reference=NAME`` the expected profile is NAME's own.
 
 Before: the Table 5 items were judged against OIPR's row whatever ``--reference`` said, so
 ``pytest --evaluator=PA --reference=PA`` (a correct implementation) failed 6 characteristic items.

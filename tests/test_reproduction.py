@@ -1,4 +1,4 @@
-"""Reproduction of the paper's Tables A1, C1 and C2 (issue 3, "Done when").
+"""Reproduction of the paper's Tables A1, C1 and C2.
 
 Every expected value comes from the paper's printed tables
 (:mod:`oipr_bench.reference.paper`, i.e. ``reference_results/paper/``) with the stated

@@ -1,4 +1,4 @@
-"""The SMD rows of the paper's Tables 6, 7 and 8 (and Table 2, Table 9's SMD column) from the authors' slice (issue 31).
+"""The SMD rows of the paper's Tables 6, 7 and 8 (and Table 2, Table 9's SMD column) from the authors' slice.
 
 Every expected value is the paper's printed one (``reference_results/paper/table_{6,7,8}_smd.json``,
 ``table_2.json``, read through :mod:`oipr_bench.reference.paper`), compared within half a unit of

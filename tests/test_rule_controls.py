@@ -1,4 +1,4 @@
-"""Controls for every rule (issue 27): each characteristic and each metric property has a positive control
+"""Controls for every rule: each characteristic and each metric property has a positive control
 (a small metric written here that must show it) and a negative control (one that must not).
 
 Every expected value is derived by hand in the comment beside it, from the case layouts of
@@ -399,7 +399,7 @@ def test_every_property_has_a_positive_and_a_negative_control():
 
 
 def test_ranking_consistency_cut_off_lies_between_its_controls():
-    # Calibration (issue 27): Spearman rho on the ranking_consistency family.  Consistent controls: AUC-ROC
+    # Calibration: Spearman rho on the ranking_consistency family.  Consistent controls: AUC-ROC
     # 0.976, point-adjusted AUC-ROC 0.939; the loose control peaked_auc 0.806.  RANK_RHO = 0.9 lies between.
     rho = {f.__name__: _session(f, **SCORES).property_result(v.RANKING_CONSISTENCY).finding.numbers["spearman rho"]
            for f in (auc, pa_auc, peaked_auc)}
@@ -464,7 +464,7 @@ def test_a_saturated_property_case_is_undetermined():
     assert res.observed is None and "saturated" in res.message
 
 
-# -- no verdict from a non-deterministic evaluator (issue 28, M9) ------------------------------------------
+# -- no verdict from a non-deterministic evaluator ------------------------------------------
 
 def _random_value(t, s):
     return float(np.random.random())

@@ -25,7 +25,7 @@ def _always_raises(y_true, y_pred):
 
 
 def test_a_check_that_observed_nothing_is_undetermined():
-    # Issue 12 item 6: every call raised, so no_mutation and harmonic_f1 saw nothing; they used to say "ok".
+    # Every call raised, so no_mutation and harmonic_f1 saw nothing; they used to say "ok".
     prof = oipr_bench.audit(_always_raises)
     results = prof.sanity_results
     assert set(results) == set(SANITY_CHECKS)
@@ -84,7 +84,7 @@ def test_a_report_with_an_undetermined_sanity_check_follows_its_schema():
     assert again.sanity_results["discriminates"].status == "undetermined"
 
 
-# -- declaring a sanity check (issue 18): --expect discriminates=no ---------------------------------
+# -- declaring a sanity check: --expect discriminates=no ---------------------------------
 
 
 def _event_f1(y_true, y_pred):

@@ -1,4 +1,4 @@
-"""The loader API and the content of the special-scenario dataset (issue 2)."""
+"""The loader API and the content of the special-scenario dataset."""
 
 from __future__ import annotations
 

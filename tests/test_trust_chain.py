@@ -1,4 +1,4 @@
-"""Issue 28, the trust chain from a run to its report to ``verify``, and declarations used or refused.
+"""The trust chain from a run to its report to ``verify``, and declarations used or refused.
 
 A report is evidence: a partial or interrupted run says so and is never ``ok``; ``verify`` checks
 the stored ``signature`` and ``ok``, names missing items, reproduces property expectations and

@@ -81,7 +81,7 @@ def saturated_cells(report: dict[str, Any]) -> dict[str, str]:
     """``{name: the audit's reason}`` for each undetermined characteristic or property that reads a saturated case.
 
     A case is saturated when the metric's perfect and uninformative values lie within
-    :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` of its range there (issue 27): the
+    :data:`~oipr_bench.auditing.table5.chance.SATURATION_BAND` of its range there: the
     grid marks the cell (:data:`~oipr_bench.atlas.property_grid.SATURATED_MARK`) and shows the reason.
     """
     out = {}

@@ -73,8 +73,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse parser whose usage errors are one line and exit code 2, and whose options are given once.
 
     A single-valued option given twice (``--bounds 0:1 --bounds 0:2``, ``--input binary --input
-    scores``, ``-o a -o b``) is refused instead of the last one silently winning (issue 21:
-    conflicting or duplicate declarations are refused, everywhere).  Repeatable options say so
+    scores``, ``-o a -o b``) is refused instead of the last one silently winning (conflicting or duplicate declarations are refused,
+    everywhere).  Repeatable options say so
     with ``action="append"``; flags (``store_true``) may repeat harmlessly.  The plain ``store``
     action is registered as :class:`~oipr_bench.auditing.calling.flags.GivenOnce`, so argument groups and
     sub-commands (created with this class) have it too.

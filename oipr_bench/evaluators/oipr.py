@@ -31,7 +31,7 @@ A curve that covers few points is built on its support only; one that may
 cover many (long events, dense series, observation phases merging events
 across the whole series) is never materialised: its areas are taken block by
 block over the positions (``_oipr_blocks``), so memory stays bounded by the
-blocks whatever the series (issue 11, part 4).
+blocks whatever the series.
 """
 
 from __future__ import annotations
@@ -616,7 +616,7 @@ def _tables(T: int, l_dis: int, l_obs: int, b_dur: float, attenuation: str) -> C
     ``T + l_obs`` until it settles), and an audit makes hundreds of calls
     with one parameter set, so rebuilding them per call made a length
     parameter at its cap (10^7) cost about 0.5 s per call and minutes per
-    audit (issue 21).  A table covering more distances than a call needs gives
+    audit.  A table covering more distances than a call needs gives
     the same values: every distance a call reads is at most ``T + l_obs``.
     """
     span = -(-(T + l_obs) // _TABLE_STEP) * _TABLE_STEP

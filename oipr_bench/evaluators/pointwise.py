@@ -53,7 +53,7 @@ def _adjusted_counts(y_true: np.ndarray, y_pred: np.ndarray, k: float) -> tuple[
     points are counted on the bit-packed series
     (:func:`oipr_bench.evaluators.kernels.pointwise.adjusted_fill`), so the
     work and memory stay proportional to ``T / 8`` however many events there
-    are (issue 11, part 4).
+    are.
     """
     tp, filled = adjusted_fill(y_true, y_pred, k)
     n_true = int(np.count_nonzero(y_true))

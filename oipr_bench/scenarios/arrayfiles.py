@@ -5,8 +5,8 @@ really present and against :data:`MAX_POINTS` before anything is allocated.
 A ``.npz`` member is decompressed :data:`DECODE_CHUNK` values at a time and
 each chunk checked (no NaN, only 0 and 1) and converted to ``int8`` at once,
 so reading an archive allocates one byte per value plus a fixed buffer,
-whatever its compression ratio (issue 21: a 97 KB archive declaring 10^8
-float64 values drove memory to 13.5 GB).  Only the members numpy writes
+whatever its compression ratio (a 97 KB archive declaring 10^8
+float64 values once drove memory to 13.5 GB).  Only the members numpy writes
 (stored or deflated) are read; pickled objects never are.
 """
 
@@ -142,7 +142,7 @@ def _npz_member(p: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: lis
 
     The member is decompressed :data:`DECODE_CHUNK` values at a time and each
     chunk checked and converted at once, so reading allocates one byte per
-    value plus a fixed buffer, whatever the compression ratio (issue 21: a
+    value plus a fixed buffer, whatever the compression ratio (a
     97 KB archive declaring 10^8 float64 values).
     """
     if not info.filename.endswith(".npy"):

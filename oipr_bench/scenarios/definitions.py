@@ -41,7 +41,7 @@ from ..vocabulary import CHARACTERISTICS
 Events = tuple[tuple[int, int], ...]
 
 #: Version of the dataset (SemVer): the Table A1 cases and the property families of
-#: ``scenarios/properties/`` (1.1.0, issue 19; 1.2.0, issue 27: fp_distance and redundancy vary one factor).
+#: ``scenarios/properties/`` (1.1.0; 1.2.0: fp_distance and redundancy vary one factor).
 #: Bump it whenever a fixture changes.
 DATASET_VERSION = "1.2.0"
 

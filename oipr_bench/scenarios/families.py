@@ -1,4 +1,4 @@
-"""The scenario families of the metric properties (issue 19), built by our own seeded generator.
+"""The scenario families of the metric properties, built by our own seeded generator.
 
 Each metric property of :mod:`oipr_bench.auditing.properties.run` reads one family
 of cases, named like the property.  This module is the single source of the

@@ -152,8 +152,8 @@ def _read_csv(p: Path) -> list[tuple[str, np.ndarray]]:
 def _csv_columns(p: Path, reader: Iterator[list[str]]) -> list[tuple[str, np.ndarray]]:
     """The header, then the rows :data:`CSV_CHUNK_ROWS` at a time, each chunk checked and parsed to 0/1.
 
-    Only the 0/1 columns and one chunk of rows are ever held (issue 21: the
-    rows of a 64 MiB file held whole took 2.3 GB).  Trailing blank lines are
+    Only the 0/1 columns and one chunk of rows are ever held (the
+    rows of a 64 MiB file held whole once took 2.3 GB).  Trailing blank lines are
     harmless; a blank line followed by data is an error, so of a run of blank
     lines only the first is kept, to be reported.
     """

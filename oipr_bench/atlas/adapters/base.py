@@ -24,8 +24,7 @@ import numpy as np
 __all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "package_version", "import_submodule", "as_labels", "as_scores",
            "SLOW_RANDOM_RUNS", "SLOW_CHANCE_DRAWS", "reduced_audit"]
 
-#: The reduced audit of the slowest rows (issue 30: ``atlas --write --include-slow`` within 30 minutes on
-#: 2 cores): each random-detector case on its first 10 of 100 runs (``Adapter.random_runs``) ...
+#: The reduced audit of the slowest rows: each random-detector case on its first 10 of 100 runs (``Adapter.random_runs``) ...
 SLOW_RANDOM_RUNS = 10
 #: ... and each chance anchor on its first 4 of 10 uniform-random draws (``Adapter.chance_draws``).  The
 #: chance anchors are most of a score audit's calls (300 of 521 distinct calls with 10 draws); a

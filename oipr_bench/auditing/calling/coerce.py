@@ -2,7 +2,7 @@
 
 An evaluator returns precision and recall (``(P, R)``, ``(P, R, F1)``, a
 mapping or an object with those names) or one real number, a score
-(issue 9; :mod:`oipr_bench.auditing.table5.readings`).  :func:`coerce_result` turns any of
+(scalar scores; :mod:`oipr_bench.auditing.table5.readings`).  :func:`coerce_result` turns any of
 them into a :class:`~oipr_bench.evaluators.score.Score` (a score as ``Score(nan, nan,
 value)``), :func:`result_kind` says which it was, and :func:`check_range`
 judges the values: P, R and F1 in [0, 1], a score finite and within the

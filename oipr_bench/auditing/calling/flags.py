@@ -1,4 +1,4 @@
-"""An option given twice is refused, in every front end (issue 21: no "last one wins").
+"""An option given twice is refused, in every front end.
 
 ``oipr-bench`` (:mod:`oipr_bench.cli`) and the pytest plugin (:mod:`oipr_bench.pytest_plugin`)
 both parse with argparse, whose plain ``store`` keeps the last of several values without a word:

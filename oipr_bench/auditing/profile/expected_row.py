@@ -2,7 +2,7 @@
 
 Without ``--reference`` every characteristic is expected to read as OIPR's row of the paper's Table 5.
 With it, the expected row is the reference's own, with its parameters: a correct implementation of
-any built-in then passes a full run against itself (issue 27).  The row is computed, not copied: the
+any built-in then passes a full run against itself.  The row is computed, not copied: the
 reference evaluator is audited here (Table 5 and the metric properties, no sanity checks) by the same
 session class the audit itself uses, once per reference and parameters in a process.  For the
 built-ins with their default parameters it reproduces the paper's Table 5 row (the built-ins read

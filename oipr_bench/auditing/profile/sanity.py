@@ -183,7 +183,7 @@ def check_no_mutation(ctx: SanityContext) -> SanityResult:
     """The inputs are unchanged after a call, here and on every case run so far.
 
     A call that raised, timed out or crashed shows nothing about mutation; when
-    no call and no case completed, the check is undetermined (issue 12, item 6).
+    no call and no case completed, the check is undetermined.
     """
     failures = []
     for cid in _MUTATION_CASES:
@@ -224,7 +224,7 @@ def check_bool_int(ctx: SanityContext) -> SanityResult:
 def check_harmonic_f1(ctx: SanityContext) -> SanityResult:
     """A returned F1 equals 2PR/(P+R) (eq. 1) on every case.
 
-    Undetermined when no case completed (issue 12, item 6); passed with a note
+    Undetermined when no case completed; passed with a note
     when the evaluator returns no F1 (oipr-bench computes it with eq. 1).
     """
     done = [ctx.run_case(cid) for cid in ctx.cases]

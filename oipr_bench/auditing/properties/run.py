@@ -1,4 +1,4 @@
-"""The metric properties beyond Table 5 (issue 19): what each is, where it is stated, how it runs.
+"""The metric properties beyond Table 5: what each is, where it is stated, how it runs.
 
 Each property has a stable name (:data:`oipr_bench.vocabulary.METRIC_PROPERTIES`),
 the source that states it, the input it needs, its scenario family (the

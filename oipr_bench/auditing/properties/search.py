@@ -152,7 +152,7 @@ def _check(prop: str, call: Callable[[np.ndarray, np.ndarray], CallOutcome], y_t
     elif prop == vocabulary.PERFECT_PREDICTION:
         if outcome.kind != OK:
             raise _Violation(_failure(prop, f"on y_pred = y_true: {outcome.message}", y_true, y_pred))
-        # a scalar score (issue 9) is Score(nan, nan, value): only its value must be the best, 1
+        # a scalar score is Score(nan, nan, value): only its value must be the best, 1
         values = outcome.score[2:] if outcome.result_kind == KIND_SCORE else outcome.score
         if any(not abs(v - 1.0) <= PERFECT_TOL for v in values):
             raise _Violation(_failure(prop, f"y_pred = y_true scores {_describe(outcome)}, expected (1, 1, 1)",

@@ -39,7 +39,7 @@ __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "
 
 #: Events shown in a message before "... N more".
 SHOWN_EVENTS = 12
-#: Calls of both sides that must all differ again before a shrunk pair is printed (finding M8, issue 28).
+#: Calls of both sides that must all differ again before a shrunk pair is printed.
 RECONFIRM = 5
 
 Call = Callable[[np.ndarray, np.ndarray], CallOutcome]

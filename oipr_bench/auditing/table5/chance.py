@@ -1,4 +1,4 @@
-"""The chance anchor of a score metric: its mean over seeded uninformative scores (issue 27).
+"""The chance anchor of a score metric: its mean over seeded uninformative scores.
 
 A metric that takes real anomaly scores (input kind ``"scores"``) answers a constant score (the
 empty prediction, all ones) by a package's convention: 0.0, 0.5, NaN or an error.  That value

@@ -1,4 +1,4 @@
-"""The two overestimation rows for a metric that takes real scores (issue 27).
+"""The two overestimation rows for a metric that takes real scores.
 
 A score metric is read on its chance-anchored scale (:mod:`oipr_bench.auditing.table5.chance`), so
 its constant and its random inputs need their own readings: the all-ones input (a constant score)

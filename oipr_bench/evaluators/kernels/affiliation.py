@@ -3,7 +3,7 @@
 The evaluator works on events, never on points, and visits them in blocks
 small enough to stay in the processor's cache, so that series with millions
 of events (an alternating series has ``T / 2``) cost bounded memory and few
-passes over memory (issue 11, part 4):
+passes over memory:
 
 1. :func:`series_events` finds the event bounds of a series
    ``BLOCK_POINTS`` points at a time, in one reused buffer.

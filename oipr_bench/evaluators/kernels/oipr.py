@@ -1,4 +1,4 @@
-"""OIPR's areas streamed block by block over the positions (issue 11, part 4).
+"""OIPR's areas streamed block by block over the positions.
 
 The interest curve of Algorithm 1 (the OIPR paper) is, at every position
 ``t``, ``omega(a) * gamma(d)`` with ``a = t - p_start`` (distance from the

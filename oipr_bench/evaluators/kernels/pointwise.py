@@ -1,4 +1,4 @@
-"""PA / PA%K adjustment counted on bit-packed series (issue 11, part 4).
+"""PA / PA%K adjustment counted on bit-packed series.
 
 Point adjustment (PA, and PA%K of Kim et al., AAAI 2022) fills every
 ground-truth event whose predicted share is strictly above ``K`` percent;
