@@ -73,7 +73,7 @@ def run_scope() -> Iterator[None]:
         _run_inputs, _seen_modules = outer, outer_seen
 
 
-def _installed_folders() -> tuple[str, ...]:
+def installed_folders() -> tuple[str, ...]:
     """The standard library and site-packages folders (with a trailing separator)."""
     import site
 
@@ -102,7 +102,7 @@ def note_new_modules() -> None:
     if not new:
         return
     if _INSTALLED is None:
-        _INSTALLED = _installed_folders()
+        _INSTALLED = installed_folders()
     for name in new:
         _seen_modules.add(name)
         module = sys.modules.get(name)

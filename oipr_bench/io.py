@@ -19,6 +19,12 @@ What is *not* a plain file is never replaced:
   symlink, hard link): inside :func:`run_scope`, every reader calls
   :func:`note_input` and every writer refuses a destination with the same
   ``(st_dev, st_ino)`` (:class:`~oipr_bench.errors.OverwriteRefused`);
+* oipr-bench itself, its data and its Python environment are never written: a destination that is
+  the file of any module in ``sys.modules`` (oipr-bench's, numpy's, the user's), or lies inside
+  oipr-bench's package (its code, and ``_data/`` in a wheel), a source checkout's data folders
+  (``scenarios/``, ``schema/``, ``reference_results/``, ``atlas/``) or the interpreter's prefix,
+  standard library or site-packages is refused (:func:`protected_role`), inside a run or not; only a
+  regeneration command writes a data folder, its own, inside :func:`regenerating`;
 * a folder is never created: a destination whose folder does not exist
   (a typo, a dangling symlink into a missing folder) is refused with
   :class:`FileNotFoundError`; a caller that owns a folder creates it first;
@@ -40,11 +46,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from ._paths import protected_role, regenerating
 from .errors import OverwriteRefused
 from .guards import input_role, note_input, run_scope
 
 __all__ = ["run_scope", "note_input", "check_output", "output_name_problem", "same_output", "atomic_write_bytes",
-           "atomic_write_text", "atomic_write_json", "atomic_write_files", "dumps_json"]
+           "atomic_write_text", "atomic_write_json", "atomic_write_files", "dumps_json", "protected_role",
+           "regenerating", "make_output_folder"]
 
 
 def output_name_problem(raw: str) -> str:
@@ -81,6 +89,31 @@ def check_output(path: str | os.PathLike[str]) -> None:
     ValueError, IsADirectoryError, FileNotFoundError, NotADirectoryError, OverwriteRefused
     """
     _destination(path)
+
+
+def _protected_clash(raw: str, target: Path) -> None:
+    """Raise OverwriteRefused when ``target`` is oipr-bench's, its data's or its environment's (:func:`protected_role`)."""
+    role = protected_role(target)
+    if role is not None:
+        raise OverwriteRefused(f"{raw}: refusing to write {role}; choose another output path")
+
+
+def make_output_folder(path: str | os.PathLike[str]) -> Path:
+    """Create the output folder ``path`` of a command that owns it (a gallery, a regenerated data set), parents too.
+
+    Refused first, like a file (:func:`protected_role`): a folder inside oipr-bench, its data or its
+    environment is never created.
+
+    Raises
+    ------
+    OverwriteRefused, NotADirectoryError
+    """
+    folder = Path(path)
+    _protected_clash(os.fspath(path), folder)
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory", os.fspath(path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _input_clash(raw: str, st: os.stat_result) -> None:
@@ -130,6 +163,7 @@ def _destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
         return target, True
     if st is not None:
         _input_clash(raw, st)
+    _protected_clash(raw, target)
     if target.is_symlink():  # write the link's target, beside the target
         target = Path(os.path.realpath(target))
     _folder_exists(raw, target.parent)

@@ -79,9 +79,10 @@ def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[st
     """
     from .render import render_html, render_markdown
 
-    directory.mkdir(parents=True, exist_ok=True)
-    profiles = directory / "profiles"
-    profiles.mkdir(exist_ok=True)
+    from ..io import make_output_folder
+
+    make_output_folder(directory)
+    profiles = make_output_folder(directory / "profiles")
     written = []
     keep = set()
     for row in rows:

@@ -72,11 +72,11 @@ def run(args: argparse.Namespace) -> int:
     if args.include_slow and args.write is None and args.check is None:
         raise UsageError("--include-slow applies to --write and --check; give one of them")
     if args.write is not None:
-        return _write(Path(args.write) if args.write else _source_dir(), args)
+        return _regenerated(_write, Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:
         return _check(Path(args.check) if args.check else _source_dir(), args)
     if args.disagreements is not None:
-        return _disagreements(Path(args.disagreements) if args.disagreements else _source_dir(), args)
+        return _regenerated(_disagreements, Path(args.disagreements) if args.disagreements else _source_dir(), args)
     if args.evaluator:
         return _place(args)
     if args.where is not None:
@@ -87,6 +87,16 @@ def run(args: argparse.Namespace) -> int:
     doc = read_atlas(Path(args.dir) if args.dir else None)
     sys.stdout.write("\n".join(grid_lines(doc["rows"], doc["characteristics"])) + "\n")
     return 0
+
+
+def _regenerated(write: Any, directory: Path, args: argparse.Namespace) -> int:
+    """Run ``write(directory, args)`` with the checkout's atlas/ open to it; ``directory`` refused first if it is
+    oipr-bench's code, other data or its environment (:func:`oipr_bench.io.make_output_folder`), before any work."""
+    from ..io import make_output_folder, regenerating
+
+    with regenerating("atlas"):
+        make_output_folder(directory)
+        return int(write(directory, args))
 
 
 def _profiled(adapters: list[Any], jobs: int, reverse: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
@@ -242,7 +252,6 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
     if jobs < args.jobs:
         print(f"oipr-bench atlas: --jobs {args.jobs} clamped to {jobs} ({os.cpu_count() or 1} CPUs)", file=sys.stderr)
     text = render_disagreements(study(jobs=jobs))
-    directory.mkdir(parents=True, exist_ok=True)
     atomic_write_text(directory / "DISAGREEMENTS.md", text)
     print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")
     return 0

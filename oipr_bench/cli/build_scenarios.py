@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Write the fixtures; return the exit code."""
     from ..scenarios.family_files import FAMILIES_FOLDER, write_families
     from ..scenarios.generator import write_dataset
+    from ..io import make_output_folder, regenerating
 
     if args.out is not None:
         out = Path(args.out)
@@ -51,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
                 "checkout whose scenarios/ folder could be rewritten"
             )
         out = root / "scenarios"
-    written = write_dataset(out)
-    print(f"wrote {len(written)} files to {out}", file=sys.stdout)
-    families = write_families(out)
+    with regenerating("scenarios"):  # the checkout's scenarios/ may be written here, nothing else of oipr-bench
+        make_output_folder(out)  # before any work: never inside oipr-bench's code, other data or its environment
+        written = write_dataset(out)
+        print(f"wrote {len(written)} files to {out}", file=sys.stdout)
+        families = write_families(out)
     print(f"wrote {len(families)} property family files to {out / FAMILIES_FOLDER}", file=sys.stdout)
     return 0

@@ -170,7 +170,8 @@ def _output_folder(output: str) -> None:
 
     from ..errors import UsageError
 
-    from ..io import output_name_problem
+    from ..errors import OverwriteRefused
+    from ..io import make_output_folder, output_name_problem
 
     if output_name_problem(output):  # -o '' would be the current folder, -o - a folder named '-'
         raise UsageError(f"-o {output!r}: {output_name_problem(output)}")
@@ -178,7 +179,9 @@ def _output_folder(output: str) -> None:
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"-o {output}: is a file, expected a folder (the gallery writes several pictures into it)")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_output_folder(folder)  # never inside oipr-bench, its data or its Python environment
+    except OverwriteRefused:
+        raise
     except OSError as exc:
         raise UsageError(f"-o {output}: cannot create the folder: {exc.strerror or exc}") from None
 

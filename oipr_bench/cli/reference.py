@@ -52,10 +52,14 @@ def run(args: argparse.Namespace) -> int:
     from ..reports.score_table5 import TABLE5_FILE, check_score_table5, write_score_table5
 
     if args.write:
-        for path in reference.write_reference(args.dir):
-            print(f"wrote {path}")
-        print(f"wrote {write_property_reference(args.dir)}")
-        print(f"wrote {write_score_table5(args.dir)}")
+        from ..io import make_output_folder, regenerating
+
+        with regenerating("reference_results"):  # the checkout's reference_results/, nothing else of oipr-bench
+            make_output_folder(reference.reference_dir(args.dir))  # refused before the work when it is oipr-bench's
+            for path in reference.write_reference(args.dir):
+                print(f"wrote {path}")
+            print(f"wrote {write_property_reference(args.dir)}")
+            print(f"wrote {write_score_table5(args.dir)}")
         return 0
     if args.check:
         problems = reference.check_reference(args.dir) + check_property_reference(args.dir) + check_score_table5(args.dir)

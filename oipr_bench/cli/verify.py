@@ -2,7 +2,8 @@
 
 Exit code 0 when everything is reproduced, 1 when something is not (each named on its own
 line), 2 on a usage error (no such file, not a report, an evaluator that cannot be resolved, or
-whose code lies outside the report's folder and the working directory without ``--evaluator``).
+whose code lies outside the report's folder and the working directory without ``--evaluator``: a module
+built or frozen into the interpreter, or an object reached through an allowed module's attributes, too).
 Before importing an evaluator's code it says, on stderr, which file or folder it imports.
 See :mod:`oipr_bench.auditing.profile.verify` for what is compared.
 """
@@ -14,6 +15,10 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..auditing.calling.trust import CodeFolders
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,75 +42,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def code_location(spec: str) -> Path | None:
-    """Where the code of evaluator ``spec`` lives, found without importing it; None for a built-in.
-
-    ``file.py:Name``: the file.  ``pkg.mod:Name`` / ``pkg.mod.Name``: the top-level package's folder
-    or module file, as the import system would find it (``importlib.util.find_spec`` of a top-level
-    name runs none of its code), else the current folder's ``pkg``/``pkg.py`` (the resolver's
-    fallback).  A spec naming nothing findable gives None (resolving it then fails without importing).
-    """
-    import importlib.util
-
-    from ..evaluators import NAMES
-
-    spec = spec.strip()
-    if spec in NAMES:
-        return None
-    modpart = spec.rpartition(":")[0] if ":" in spec else spec
-    if modpart.endswith(".py") or "/" in modpart or os.sep in modpart:
-        return Path(modpart).resolve()
-    top = modpart.split(".")[0]
-    if not top.isidentifier():
-        return None
-    try:
-        found = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        found = None
-    if found is not None:
-        if found.submodule_search_locations:
-            return Path(list(found.submodule_search_locations)[0]).resolve()
-        if found.origin and found.origin not in ("built-in", "frozen"):
-            return Path(found.origin).resolve()
-        return None  # a module built into the interpreter: nothing on disk
-    for candidate in (Path.cwd() / top, Path.cwd() / f"{top}.py"):
-        if candidate.exists():
-            return candidate.resolve()
-    return None
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False
-
-
-def check_report_code(spec: str, report_path: str) -> Path | None:
-    """Refuse a report whose evaluator's code lies outside the report's folder and the working directory.
+def report_code_folders(report_path: str) -> "CodeFolders":
+    """Where the code a report names may come from: the report's folder, the working directory, oipr-bench's own.
 
     A report is data; ``verify`` runs the code it names.  Code in the report's folder or the working
-    directory (or oipr-bench's own) is what the user has at hand; anything else must be named with
-    ``--evaluator``.  Returns where the code is (None: a built-in or not findable).
-
-    Raises
-    ------
-    UsageError
-        One line naming the code's location and how to allow it.
+    directory (or oipr-bench's own) is what the user has at hand; anything else, a module built or
+    frozen into the interpreter included, must be named with ``--evaluator``
+    (:class:`~oipr_bench.auditing.calling.trust.CodeFolders`: checked before anything is imported,
+    and again for every object reached, before anything is constructed or called).
     """
-    from ..errors import UsageError
+    from ..auditing.calling.trust import CodeFolders
 
-    where = code_location(spec)
-    if where is None:
-        return None
     own = Path(__file__).resolve().parents[1]
     folders = (Path(report_path).resolve().parent, Path.cwd().resolve(), own)
-    if not any(_inside(where, folder) for folder in folders):
-        raise UsageError(f"{report_path}: the report names evaluator {spec!r}, whose code is at {where}, outside the "
-                         f"report's folder and the working directory; verify runs it only when you name it: "
-                         f"oipr-bench verify {report_path} --evaluator {shlex.quote(spec)}")
-    return where
+
+    def refusal(spec: str, whose: str) -> str:
+        return (f"{report_path}: the report names evaluator {spec!r}, {whose}, outside the report's folder and the "
+                f"working directory; verify runs it only when you name it: oipr-bench verify {report_path} "
+                f"--evaluator {shlex.quote(spec)}")
+
+    return CodeFolders(folders, refusal)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,11 +81,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # not UTF-8, not JSON
         raise FixtureError(f"not a JSON report: {exc}", file=args.report) from None
     report = Profile.from_dict(doc, source=args.report)
+    from ..auditing.calling.trust import spec_location
+
     spec = args.evaluator or report.evaluator
-    where = check_report_code(report.evaluator, args.report) if not args.evaluator else code_location(spec)
+    code_from = None if args.evaluator else report_code_folders(args.report)
+    where = code_from.check_spec(spec) if code_from is not None else spec_location(spec)
     if where is not None:
         print(f"verify: importing evaluator {spec!r} from {where}", file=sys.stderr)
-    result = verify(report, evaluator=args.evaluator, tolerance=tolerance, timeout=args.timeout)
+    result = verify(report, evaluator=args.evaluator, tolerance=tolerance, timeout=args.timeout, code_from=code_from)
     what = ", ".join(summary(report)) or "no items"
     notes = []
     if args.evaluator and args.evaluator.strip() != report.evaluator:

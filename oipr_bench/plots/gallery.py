@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..scenarios.events import to_events
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, make_output_folder
 from ._mpl import COLORS, figure_bytes, pyplot
 
 __all__ = ["Strip", "SCENARIO_TITLES", "scenario_title", "scenario_strips", "group_cases",
@@ -178,7 +178,7 @@ def write_gallery(out_dir: str | os.PathLike[str], cases: Sequence[Any] | None =
         cases = scenarios.load()
     groups = group_cases(cases)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)  # the writer never creates folders; the gallery's folder is ours
+    make_output_folder(out)  # the writer never creates folders; the gallery's folder is ours (never in oipr-bench)
     written: list[Path] = []
     for name, group in groups.items():
         for fmt in formats:

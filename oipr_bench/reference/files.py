@@ -15,7 +15,7 @@ from .. import evaluators
 from . import paper, values
 from .._version import __version__
 from ..errors import FixtureError
-from ..io import atomic_write_files, dumps_json
+from ..io import atomic_write_files, dumps_json, make_output_folder
 from ..jsondata import jsonable, number
 from .values import (
     reference_dir,
@@ -197,7 +197,7 @@ def build_documents() -> dict[str, dict[str, Any]]:
 def write_documents(target: Path) -> list[Path]:
     """Recompute and (atomically) write every reference file into ``target``; return the paths written."""
     files = {}
-    Path(target).mkdir(parents=True, exist_ok=True)  # the writer never creates folders; this one is ours
+    make_output_folder(target)  # the writer never creates folders; this one is ours
     for file_name, doc in build_documents().items():
         validate_document(doc, file_name)
         files[target / file_name] = dumps_json(doc).encode("utf-8")

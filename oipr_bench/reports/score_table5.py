@@ -20,7 +20,7 @@ from typing import Any
 from .. import evaluators
 from .._version import __version__
 from ..errors import FixtureError
-from ..io import atomic_write_text, dumps_json
+from ..io import atomic_write_text, dumps_json, make_output_folder
 from ..jsondata import jsonable, number, schema_problem
 from ..reference.files import compare_documents
 from ..reference.values import CHECK_TOLERANCE, SCHEMA_FILE, SCHEMA_ID, dataset_version, load_document, reference_dir
@@ -68,7 +68,7 @@ def write_score_table5(directory: str | Path | None = None) -> Path:
     problem = schema_problem(doc, SCHEMA_FILE)
     if problem is not None:  # our own document must follow our own schema
         raise FixtureError(problem.message, file=TABLE5_FILE, json_path=problem.path)
-    reference_dir(directory).mkdir(parents=True, exist_ok=True)  # the writer never creates folders; this one is ours
+    make_output_folder(reference_dir(directory))  # the writer never creates folders; this one is ours
     return atomic_write_text(reference_dir(directory) / TABLE5_FILE, dumps_json(doc))
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from .._paths import data_dir
 from ..errors import FixtureError
 from ..guards import UnreadableFile, loads_json, read_regular_bytes
-from ..io import atomic_write_text, dumps_json
+from ..io import atomic_write_text, dumps_json, make_output_folder
 from ..jsondata import schema_problem
 from .definitions import DATASET_VERSION
 from .families import BINARY, FamilyCase, FamilyDef, all_families, dense
@@ -130,7 +130,7 @@ def build_family_documents() -> dict[str, str]:
 def write_families(scenarios_dir: str | os.PathLike[str]) -> list[Path]:
     """Write the family files into ``<scenarios_dir>/properties/`` (atomically, the manifest last)."""
     out = Path(scenarios_dir) / FAMILIES_FOLDER
-    out.mkdir(parents=True, exist_ok=True)  # the writer never creates folders; this one is ours
+    make_output_folder(out)  # the writer never creates folders; this one is ours
     return [atomic_write_text(out / name, text) for name, text in build_family_documents().items()]
 
 

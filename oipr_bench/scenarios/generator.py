@@ -25,7 +25,7 @@ import numpy as np
 
 from .detectors import random_detector
 from .events import events_list
-from ..io import atomic_write_files, dumps_json
+from ..io import atomic_write_files, dumps_json, make_output_folder
 from .definitions import (
     DATASET_NAME,
     TABLE_A1_VERSION,
@@ -196,5 +196,5 @@ def write_dataset(out_dir: str | os.PathLike[str]) -> list[Path]:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"--out {out} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)  # the writer never creates folders; this one is ours
+    make_output_folder(out)  # the writer never creates folders; this one is ours
     return atomic_write_files({out / name: text.encode("utf-8") for name, text in build_documents().items()})

@@ -22,7 +22,6 @@ import functools
 import importlib
 import importlib.util
 import inspect
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -30,10 +29,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ...errors import UsageError
-from ...guards import MAX_JSON_DEPTH, clip, json_depth, printable, regular_file_problem
+from ...guards import regular_file_problem
 from ...io import note_input
 from .isolation import described, guarded
 from .object_state import state_digest
+from .params import parse_params, parse_value
+from .trust import CodeFolders
 
 __all__ = ["Resolved", "resolve", "parse_params", "parse_value", "load_object"]
 
@@ -70,63 +71,6 @@ class Resolved:
     builtin: str | None = None
     oipr_profile: dict[str, Any] = field(default_factory=dict)
     state: str | None = None
-
-
-class _DuplicateKey(Exception):
-    """A JSON object in a parameter value has the same key twice."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def parse_value(text: str) -> Any:
-    """Parse a parameter value: JSON where it parses (``20``, ``0.5``, ``true``, ``[1,2]``), else the string.
-
-    Raises
-    ------
-    UsageError
-        JSON nested more than :data:`~oipr_bench.guards.MAX_JSON_DEPTH` levels, or an object with a
-        key given twice (``{"a": 1, "a": 2}`` is a conflict, not "the last one").
-    """
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise UsageError(f"nested more than {MAX_JSON_DEPTH} levels deep")
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
-        raise UsageError(f"key {clip(printable(repr(exc.args[0])), 80)} given twice in one object") from None
-    except (ValueError, RecursionError):
-        return text
-
-
-def parse_params(items: Iterable[str] | None, *, option: str = "--evaluator-param") -> dict[str, Any]:
-    """Parse ``key=value`` strings into a dict (values through :func:`parse_value`).
-
-    Raises
-    ------
-    UsageError
-        An item without ``=``, with an empty or non-identifier key, or a key given twice.
-    """
-    params: dict[str, Any] = {}
-    for item in items or ():
-        key, sep, value = str(item).partition("=")
-        key = key.strip()
-        if not sep:
-            raise UsageError(f"{option} {item!r}: expected key=value")
-        if not key.isidentifier():
-            raise UsageError(f"{option} {item!r}: {key!r} is not a valid parameter name")
-        if key in params:
-            raise UsageError(f"{option} {clip(printable(key), 80)}: parameter given twice")
-        try:
-            params[key] = parse_value(value.strip())
-        except UsageError as exc:
-            raise UsageError(f"{option} {clip(printable(key), 80)}: {exc}") from None
-    return params
 
 
 def _module_or_missing(modname: str) -> Any:
@@ -210,7 +154,9 @@ def _note_module_source(module: Any) -> None:
             note_input(parent, f"the evaluator's package {name}")
 
 
-def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
+def _getattr_path(obj: Any, attrs: str, spec: str, where: str, code_from: CodeFolders | None = None) -> Any:
+    if code_from is not None:  # the module, then each attribute: checked before the next is looked up
+        code_from.check_object(spec, obj)
     for part in attrs.split("."):
         if not part:
             raise UsageError(f"evaluator {spec!r}: empty attribute name")
@@ -218,21 +164,28 @@ def _getattr_path(obj: Any, attrs: str, spec: str, where: str) -> Any:
         obj = guarded(repr(spec), f"looking up {part!r} in {where} failed", getattr, obj, part, missing)
         if obj is missing:
             raise UsageError(f"evaluator {spec!r}: {where} has no attribute {part!r}")
+        if code_from is not None:
+            code_from.check_object(spec, obj)
         where = f"{where}.{part}"
     return obj
 
 
-def load_object(spec: str) -> Any:
+def load_object(spec: str, code_from: CodeFolders | None = None) -> Any:
     """Import the object named by ``spec`` (``pkg.mod:Name``, ``pkg.mod.Name`` or ``file.py:Name``).
+
+    With ``code_from`` (a name read from a file the user did not write), the module and every object
+    on the way must have their code in its folders, checked before each is imported or looked into.
 
     Raises
     ------
     UsageError
-        Nothing importable under that name.
+        Nothing importable under that name, or (``code_from``) code from elsewhere.
     """
     spec = str(spec).strip()
     if not spec:
         raise UsageError("evaluator: empty name")
+    if code_from is not None:
+        code_from.check_spec(spec)
     if ":" in spec:
         modpart, _, attrs = spec.rpartition(":")
         if not modpart or not attrs:
@@ -242,7 +195,7 @@ def load_object(spec: str) -> Any:
         else:
             module = _import_module(modpart, spec)
             _note_module_source(module)
-        return _getattr_path(module, attrs, spec, modpart)
+        return _getattr_path(module, attrs, spec, modpart, code_from)
     if spec.endswith(".py") or "/" in spec or os.sep in spec:
         raise UsageError(_file_without_name(spec))
     parts = spec.split(".")
@@ -259,7 +212,7 @@ def load_object(spec: str) -> Any:
             last_error = exc
             continue
         _note_module_source(module)
-        return _getattr_path(module, ".".join(parts[cut:]), spec, modname)
+        return _getattr_path(module, ".".join(parts[cut:]), spec, modname, code_from)
     assert last_error is not None
     raise last_error
 
@@ -280,7 +233,8 @@ def _profile_of(*objs: Any, display: str = "") -> dict[str, Any]:
     return {}
 
 
-def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: str | None = None) -> Resolved:
+def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: str | None = None,
+            code_from: CodeFolders | None = None) -> Resolved:
     """Resolve ``evaluator`` (+ ``params``) into a :class:`Resolved` callable.
 
     Parameters
@@ -291,11 +245,15 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
         Parameters for a built-in, a class or a function.
     name : str, optional
         Display name to use instead of the derived one.
+    code_from : CodeFolders, optional
+        For a name read from a file the user did not write (a report): where its code may come from
+        (:class:`~.trust.CodeFolders`); nothing is constructed or called before that check passes.
 
     Raises
     ------
     UsageError
-        The name does not import, names nothing callable, or the parameters are refused.
+        The name does not import, names nothing callable, the parameters are refused, or its code
+        lies outside ``code_from``.
     """
     params = dict(params or {})
     if isinstance(evaluator, str):
@@ -309,7 +267,7 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
                 raise UsageError(f"evaluator {spec}: bad parameter: {exc}") from None
             return Resolved(inst, name or spec, dict(getattr(inst, "params", params)), inst, spec,
                             _profile_of(inst, display=spec))
-        obj = load_object(spec)
+        obj = load_object(spec, code_from)
         display = name or spec
     else:
         obj = evaluator

@@ -20,7 +20,7 @@ from ... import evaluators
 from ..._version import __version__
 from ...errors import FixtureError
 from ...guards import UnreadableFile, loads_json, read_regular_bytes
-from ...io import atomic_write_text, dumps_json
+from ...io import atomic_write_text, dumps_json, make_output_folder
 from ...jsondata import jsonable, number, schema_problem
 from ...reference.files import compare_documents
 from ...reference.values import CHECK_TOLERANCE, SCHEMA_FILE, SCHEMA_ID, reference_dir
@@ -83,7 +83,7 @@ def write_property_reference(directory: str | Path | None = None) -> Path:
     problem = schema_problem(doc, SCHEMA_FILE)
     if problem is not None:  # our own document must follow our own schema
         raise FixtureError(problem.message, file=PROPERTIES_FILE, json_path=problem.path)
-    reference_dir(directory).mkdir(parents=True, exist_ok=True)  # the writer never creates folders
+    make_output_folder(reference_dir(directory))  # the writer never creates folders; this one is ours
     return atomic_write_text(reference_dir(directory) / PROPERTIES_FILE, dumps_json(doc))
 
 

@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..calling.trust import CodeFolders
 from ..expectations import REFERENCE_SOURCE, Expectation
 from ..options import AuditOptions
 from .results import Profile
@@ -84,8 +85,12 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False)
 
 
-def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None) -> Profile:
+def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None,
+              code_from: CodeFolders | None = None) -> Profile:
     """Run the items of ``report`` again (the evaluator from its spec, or ``evaluator``).
+
+    ``code_from``: where the code of the report's evaluator may come from (the report is data: its
+    evaluator is checked before anything of it is constructed or called; :mod:`..calling.trust`).
 
     The recomputed profile plans the items the report's options hold, and carries the report's
     selection (deselected items, ``-k``/``-m``) and interruption, so its ``ok`` and its list of
@@ -95,7 +100,8 @@ def recompute(report: Profile, evaluator: str | None = None, timeout: float | No
     from .profiles import AuditSession
     from ..calling.resolve import resolve
 
-    with AuditSession(resolve(evaluator or report.evaluator, report.params), options_of(report, timeout)) as session:
+    resolved = resolve(evaluator or report.evaluator, report.params, code_from=None if evaluator else code_from)
+    with AuditSession(resolved, options_of(report, timeout)) as session:
         known_cases = set(session.cases)
         for cid in report.case_results:
             if cid in known_cases:
@@ -285,9 +291,9 @@ def compare_profiles(report: Profile, again: Profile, tolerance: float = DEFAULT
 
 
 def verify(report: Profile, *, evaluator: str | None = None, tolerance: float = DEFAULT_VERIFY_TOLERANCE,
-           timeout: float | None = None) -> Verification:
-    """Recompute ``report`` and compare (see the module docstring)."""
-    return compare_profiles(report, recompute(report, evaluator, timeout), tolerance)
+           timeout: float | None = None, code_from: CodeFolders | None = None) -> Verification:
+    """Recompute ``report`` and compare (see the module docstring; ``code_from``: :func:`recompute`)."""
+    return compare_profiles(report, recompute(report, evaluator, timeout, code_from), tolerance)
 
 
 def summary(report: Profile) -> Iterable[str]:
