@@ -138,16 +138,30 @@ def _verdicts(old: dict[str, Any], new: dict[str, Any], builtins: dict[str, Any]
 def test_rules_without_a_reference() -> None:
     """Status, sanity and a defined value judged against the working state; other moves only change."""
     got = _verdicts(_row(), _row(cases={"a": None, "b": 0.7}, characteristics={"c": "no"}, sanity_failed=["perfect"],
-                                 status="error", bounds=[0, 2]))
+                                 bounds=[0, 2]))
     assert got[("case", "a")] == REGRESSION  # defined -> undefined
     assert got[("case", "b")] == CHANGED
     assert got[("characteristic", "c")] == CHANGED
     assert got[("sanity", "perfect")] == REGRESSION and got[("sanity", "deterministic")] == UNCHANGED
-    assert got[("status", "status")] == REGRESSION
+    assert got[("status", "status")] == UNCHANGED
     assert got[("declared", "bounds")] == CHANGED
-    back = _verdicts(_row(cases={"a": None, "b": 0.5}, sanity_failed=["perfect"], status="unavailable"), _row())
-    assert back[("case", "a")] == FIXED and back[("sanity", "perfect")] == FIXED and back[("status", "status")] == FIXED
+    back = _verdicts(_row(cases={"a": None, "b": 0.5}, sanity_failed=["perfect"]), _row())
+    assert back[("case", "a")] == FIXED and back[("sanity", "perfect")] == FIXED
     assert _verdicts(_row(status="error"), _row(status="unavailable"))[("status", "status")] == CHANGED
+
+
+def test_a_row_not_profiled_on_one_side_compares_its_status_only() -> None:
+    """An unavailable row has no cells: its empty sanity list is no pass, its missing values no loss."""
+    broken = _row(status="unavailable", reason="cannot build the metric: AttributeError: no Tadmetric", cases={},
+                  characteristics={}, properties={})
+    for old, new, verdict in ((broken, _row(sanity_failed=["perfect"]), FIXED), (_row(), broken, REGRESSION)):
+        cells = diff_rows(old, new, {}).cells
+        assert [(c.kind, c.verdict) for c in cells if c.verdict != UNCHANGED] == [("status", verdict)]
+        assert {c.kind for c in cells} == {"status", "declared"}
+    result = diff_atlases({"rows": [_row()]}, {"rows": [broken]})
+    assert diff_lines(result)[:2] == ["pkg:m (pkg 1): 1 regression, 0 fixed, 0 changed, 12 unchanged",
+                                      "  regression  status status: ok -> unavailable "
+                                      "(cannot build the metric: AttributeError: no Tadmetric)"]
     assert _verdicts(_row(cases={"a": 0.5}), _row(cases={"a": 0.5 + 1e-12}))[("case", "a")] == UNCHANGED
 
 

@@ -14,7 +14,8 @@ The rules (docs/atlas.md, "Comparing two atlases"), applied to each row present 
 - a **sanity** check (one cell per check, ``passed`` or ``failed``): passing before and failing
   now: ``regression``; the reverse: ``fixed``;
 - the **status**: ``ok`` before and not now: ``regression``; the reverse: ``fixed``; another move:
-  ``changed``;
+  ``changed``.  A row that is not ``ok`` in one of the atlases (or in both) has no other cells
+  there: only its status (with the reason) and its declared fields are compared;
 - a **declared** field (parameters, input kind, orientation, bounds, audit size, group, ...; what
   the adapter declares, not what the package computes): moved: ``changed``.
 
@@ -64,6 +65,7 @@ class Cell:
     verdict: str
     reference: Any = None
     judged: bool = False
+    note: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,6 +152,14 @@ def diff_rows(old: Mapping[str, Any], new: Mapping[str, Any], builtins: Mapping[
     """Every cell of one row in OLD and NEW, classified against the row's reference (:mod:`.references`)."""
     from ...vocabulary import SANITY_CHECKS
 
+    status = _toward("status", "status", old.get("status"), new.get("status"), STATUS_OK)
+    declared = [Cell("declared", key, old.get(key), new.get(key), CHANGED if old.get(key) != new.get(key) else UNCHANGED)
+                for key in DECLARED]
+    if old.get("status") != STATUS_OK or new.get("status") != STATUS_OK:
+        # a row not profiled in one of the atlases has no cells there: its status is what moved
+        reason = new.get("reason") if new.get("status") != STATUS_OK else old.get("reason")
+        status = dataclasses.replace(status, note=str(reason or ""))
+        return RowDiff(str(new["id"]), str(new.get("package")), old.get("version"), new.get("version"), (status, *declared))
     ref_row = reference_row(new, builtins)
     values = reference_values(ref_row)
     verdict_ref = None if ref_row is new else ref_row  # a built-in is not its own verdict reference
@@ -167,10 +177,8 @@ def diff_rows(old: Mapping[str, Any], new: Mapping[str, Any], builtins: Mapping[
     for name in (*SANITY_CHECKS, *extra):
         cells.append(_toward("sanity", name, FAILED if name in failed_before else PASSED,
                              FAILED if name in failed_after else PASSED, PASSED))
-    cells.append(_toward("status", "status", old.get("status"), new.get("status"), STATUS_OK))
-    for key in DECLARED:
-        moved = CHANGED if old.get(key) != new.get(key) else UNCHANGED
-        cells.append(Cell("declared", key, old.get(key), new.get(key), moved))
+    cells.append(status)
+    cells += declared
     return RowDiff(str(new["id"]), str(new.get("package")), old.get("version"), new.get("version"), tuple(cells))
 
 
@@ -200,7 +208,8 @@ def _counts(item: RowDiff | AtlasDiff) -> str:
 def cell_line(cell: Cell) -> str:
     """``  regression  case fragmented_fps/c1: 0.5 -> 0.6 (reference 0.5)``."""
     ref = f" (reference {_show(cell.reference)})" if cell.judged and cell.kind in ("case", "characteristic", "property") else ""
-    return f"  {cell.verdict:<10}  {cell.kind} {cell.name}: {_show(cell.old)} -> {_show(cell.new)}{ref}"
+    note = f" ({cell.note})" if cell.note else ""
+    return f"  {cell.verdict:<10}  {cell.kind} {cell.name}: {_show(cell.old)} -> {_show(cell.new)}{ref}{note}"
 
 
 def diff_lines(result: AtlasDiff) -> list[str]:
