@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
     if args.only and args.check is None and args.write is None:
         raise UsageError("--only selects rows for --check or --write; give one of them")
+    if args.dir is not None and args.diff is not None:
+        raise UsageError("--dir does not apply to --diff: give the two atlas folders as OLD NEW")
     if args.pin is not None and args.write is None:
         raise UsageError("--pin applies to --write; give --write DIR")
     if args.include_slow and args.write is None and args.check is None:
