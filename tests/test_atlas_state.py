@@ -100,3 +100,16 @@ def test_no_committed_atlas_cell_is_derived_from_nan():
             assert read and all(v is not None for v in read.values()), (path.name, c["name"], read)
             checked += 1
     assert checked > 500
+
+
+def _no_such_class(params):
+    import types
+
+    module = types.ModuleType("pkg")  # an older release without the class the adapter builds from
+    return module.Tadmetric
+
+
+def test_a_metric_that_cannot_be_built_is_an_unavailable_row_not_a_crash():
+    row, report, _ = profile_adapter(_adapter(_no_such_class))
+    assert row["status"] == "unavailable" and report is None
+    assert row["reason"] == "cannot build the metric: AttributeError: module 'pkg' has no attribute 'Tadmetric'"

@@ -14,6 +14,8 @@ Its rooms, lowest first (a room imports only the rooms below it):
    recomputation with the committed atlas, :mod:`.integrity` checks the files beside the rows, :mod:`.timings`.
 3. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
+4. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
+   each row's reference, the classification; ``--write --pin`` (a package's rows at a stated version).
 """
 
 from .adapters.base import Adapter, AtlasEvaluator, Unavailable

@@ -10,7 +10,9 @@
 - ``--evaluator X``: audit X only (suite ``all`` unless ``--suite``) and print its row inside the
   committed grid, with the three nearest rows by behaviour and where X differs from each;
 - ``--where NAME=VALUE ...``: the rows having all these characteristic/property values, with their
-  packages and parameters, fewest undetermined cells first.
+  packages and parameters, fewest undetermined cells first;
+- ``--diff OLD NEW``: two atlas folders compared cell by cell (:mod:`oipr_bench.atlas.compare.diff`);
+  exit 1 on a regression.
 """
 
 from __future__ import annotations
@@ -39,10 +41,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--disagreements", nargs="?", const="", metavar="DIR", help="compare implementations of the same metric and write DIR/DISAGREEMENTS.md (about 20 min on 2 cores)")
     mode.add_argument("--where", nargs="+", metavar="NAME=VALUE", help="list the rows whose characteristics/properties have all these values "
                       "(e.g. early_detection_reward=yes fp_distance=proximity_aware), fewest undetermined cells first")
+    mode.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"), help="compare two atlas folders cell by cell: each cell regression, "
+                      "fixed, changed or unchanged (docs/atlas.md); exit 1 on a regression")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
-    parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check only these rows (repeatable)")
+    parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check or --write only these rows (repeatable); "
+                        "--write keeps every other row as stored in DIR")
+    parser.add_argument("--pin", metavar="PKG==VERSION", help="--write only PKG's rows, after checking that this environment has "
+                        "exactly PKG VERSION installed (refused otherwise; docs/atlas.md: a scratch environment)")
     parser.add_argument("--dir", metavar="DIR", default=None, help="read the atlas from DIR instead of the shipped one (printing, --where and --evaluator)")
     # With --evaluator: the options of `oipr-bench audit` (--evaluator-param is the old spelling of --param).
     add_run_options(parser, param_aliases=("--evaluator-param",))
@@ -67,14 +74,20 @@ def run(args: argparse.Namespace) -> int:
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
-    if args.only and args.check is None:
-        raise UsageError("--only selects rows for --check; give --check")
+    if args.only and args.check is None and args.write is None:
+        raise UsageError("--only selects rows for --check or --write; give one of them")
+    if args.dir is not None and args.diff is not None:
+        raise UsageError("--dir does not apply to --diff: give the two atlas folders as OLD NEW")
+    if args.pin is not None and args.write is None:
+        raise UsageError("--pin applies to --write; give --write DIR")
     if args.include_slow and args.write is None and args.check is None:
         raise UsageError("--include-slow applies to --write and --check; give one of them")
     if args.write is not None:
         return _regenerated(_write, Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:
         return _check(Path(args.check) if args.check else _source_dir(), args)
+    if args.diff is not None:
+        return _diff(args)
     if args.disagreements is not None:
         return _regenerated(_disagreements, Path(args.disagreements) if args.disagreements else _source_dir(), args)
     if args.evaluator:
@@ -130,7 +143,8 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
     env = _env()
-    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow)]
+    selected = _write_selection(args, env)
+    todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and a.id in selected]
     rows_by_id, reports = {}, {}
     fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs)
     for row in fresh_rows:
@@ -145,12 +159,14 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
         if refused:  # an edited profile must not flow into the atlas
             print(f"atlas: profiles/{slug(a.id)}.json not kept: {refused}", file=sys.stderr)
             kept = None
-        if a.env != env:  # another environment's row: kept as stored (its package is not installed here)
+        if a.env != env or a.id not in selected:  # another environment's row, or one not selected: kept as stored
             if kept is not None:
                 rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
-            else:
+            elif a.env != env:
                 rows_by_id[a.id] = not_run_row(a, f"a row of the {a.env} environment, not profiled yet: run `oipr-bench atlas --write` "
                                                   f"in a venv made by `{make_env_command(a.env)}`")
+            else:
+                rows_by_id[a.id] = not_run_row(a, "not profiled yet (not selected by --only/--pin): run `oipr-bench atlas --write`")
         elif kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
             rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
         elif a.version is None:
@@ -166,9 +182,27 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
                   cpu=_cpu_seconds() - cpu0, jobs=args.jobs, rows=seconds)
     ok = sum(r["status"] == "ok" for r in rows)
     other = sum(a.env != env for a in adapters())
-    print(f"atlas: {len(rows)} rows ({ok} profiled; {other} of other environments kept as stored) written to {directory} "
+    chosen = "" if len(selected) == len(rows) else f"; {len(todo)} recomputed, as --only/--pin select"
+    print(f"atlas: {len(rows)} rows ({ok} profiled; {other} of other environments kept as stored{chosen}) written to {directory} "
           f"in {wall:.0f} s (environment {env})")
     return 0
+
+
+def _write_selection(args: argparse.Namespace, env: str) -> set[str]:
+    """The row ids ``--write`` may profile: every row, or those of ``--only`` and ``--pin`` (checked here)."""
+    from ..atlas.adapters.registry import adapters
+    from ..atlas.compare.pin import pinned_rows
+    from ..errors import UsageError
+
+    ids = {a.id for a in adapters()}
+    unknown = set(args.only or ()) - ids
+    if unknown:
+        raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
+    selected = set(args.only) if args.only else ids
+    if args.pin is not None:
+        pinned = pinned_rows(args.pin, env, include_slow=args.include_slow, only=args.only)
+        selected &= pinned
+    return selected
 
 
 def _committed_rows(directory: Path) -> dict[str, Any]:
@@ -216,6 +250,17 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
           f"({len(SAMPLE_CASES)} cases each), {len(problems) - len(tampered)} drifted, "
           f"{len(tampered)} problem(s) in the atlas files; {other} rows of other environments not checked here")
     return 1 if problems else 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    """``--diff OLD NEW``: every cell of the rows of both atlases classified; exit 1 on a regression."""
+    from ..atlas.compare.diff import diff_atlases, diff_lines
+    from ..atlas.compare.folders import read_pair
+
+    old_doc, new_doc = read_pair(Path(args.diff[0]), Path(args.diff[1]))
+    result = diff_atlases(old_doc, new_doc)
+    sys.stdout.write("\n".join(diff_lines(result)) + "\n")
+    return 1 if result.regressed else 0
 
 
 def _where(args: argparse.Namespace) -> int:

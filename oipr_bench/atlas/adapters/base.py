@@ -175,7 +175,12 @@ class Adapter:
         """Import the package and return the evaluator (raises :class:`Unavailable`)."""
         if self.version is None:
             raise Unavailable(f"{self.package} is not installed (see atlas/requirements.txt)")
-        fn = self.build(dict(self.params))
+        try:
+            fn = self.build(dict(self.params))
+        except Unavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - e.g. another release without the class or function the row calls
+            raise Unavailable(f"cannot build the metric: {type(exc).__name__}: {exc}".splitlines()[0]) from None
         return AtlasEvaluator(self, fn)
 
 
