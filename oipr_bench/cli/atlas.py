@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.include_slow and args.write is None and args.check is None:
         raise UsageError("--include-slow applies to --write and --check; give one of them")
     if args.write is not None:
+        _write_selection(args, _env())  # --only/--pin refused before the output folder is made
         return _regenerated(_write, Path(args.write) if args.write else _source_dir(), args)
     if args.check is not None:
         return _check(Path(args.check) if args.check else _source_dir(), args)
