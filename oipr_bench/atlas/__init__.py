@@ -14,6 +14,8 @@ Its rooms, lowest first (a room imports only the rooms below it):
    recomputation with the committed atlas, :mod:`.integrity` checks the files beside the rows, :mod:`.timings`.
 3. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
+4. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
+   and checked by ``atlas --check``.
 """
 
 from .adapters.base import Adapter, AtlasEvaluator, Unavailable
