@@ -183,3 +183,26 @@ def test_atlas_html_filter_data_selects_what_where_selects(doc: dict):
         assert f"<tr data-id='{html.escape(row['id'])}'><td title=" in page
         if row["sanity_failed"]:
             assert f"title='{html.escape('+'.join(row['sanity_failed']))}'>x{len(row['sanity_failed'])}</td>" in page
+
+
+def test_the_counts_docs_atlas_gives_for_badges_and_the_filter_are_the_atlas_s(doc: dict):
+    text = " ".join((ATLAS.parent / "docs" / "atlas.md").read_text(encoding="utf-8").split())
+    said = re.search(r"Of the (\d+) paired rows, (\d+) are exact; the (\d+) that differ do so only on the two "
+                     r"constant-detector cases", text)
+    assert said, "docs/atlas.md: the badge counts sentence"
+    messages = {}
+    for row_id in BUILTIN_EQUIVALENTS:
+        svg = (ATLAS / "badges" / f"{slug(row_id)}.svg").read_text(encoding="utf-8")
+        messages[row_id] = html.unescape(re.findall(r">([^<]*)</text>", svg)[1])
+    exact = [r for r, m in messages.items() if m.startswith("exact to ")]
+    assert [int(x) for x in said.groups()] == [len(messages), len(exact), len(messages) - len(exact)]
+    rows = {r["id"]: r for r in doc["rows"]}
+    for row_id in set(messages) - set(exact):  # the constant detector's two cases only
+        name, params = BUILTIN_EQUIVALENTS[row_id]
+        ref = _ours(name, params, rows[row_id]["random_runs"])
+        apart = [cid for cid in ref if abs(rows[row_id]["cases"][cid] - ref[cid]) > 1e-9]
+        assert apart == ["constant_detector/c1", "constant_detector/c2"], row_id
+    dtai = [float(m.rsplit(": ", 1)[1]) for r, m in messages.items() if r.startswith("dtaianomaly:")]
+    assert f"compute a value ({min(dtai):.2f} to {max(dtai):.2f} above ours)" in text
+    found = where({"early_detection_reward": "yes", "fp_distance": "proximity_aware"}, doc)
+    assert f"({len(found)} of {len(doc['rows'])} rows, as" in text

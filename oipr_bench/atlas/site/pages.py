@@ -21,7 +21,7 @@ from ..nearest import nearest
 from ..render import SHORT, row_label, sanity_cell
 from ..store import slug
 from .badges import badge_markdown
-from .references import builtin_label, builtin_of, reference_values
+from .references import EXACT, builtin_label, builtin_of, reference_values
 
 __all__ = ["render_page", "reproduce_command", "disagreement_entries", "anchor"]
 
@@ -114,7 +114,12 @@ def _cases_table(row: Mapping[str, Any]) -> list[str]:
     ref = reference_values(row) if pair is not None and row["status"] == "ok" else None
     head = "<tr><th>case</th><th>y_true / y_pred</th><th>what it does</th><th>value</th>"
     head += f"<th>{e(builtin_label(*pair))}</th>" if ref is not None else ""
-    out = ["<table>" + head + "</tr>"]
+    out = []
+    if ref is not None:
+        apart = [cid for cid, x in ref.items() if row["cases"].get(cid) is None or abs(row["cases"][cid] - x) > EXACT]
+        out.append(f"<p>Beside each value, the built-in evaluator of the same definition, {e(builtin_label(*pair))}, fed "
+                   f"as this row was. Cases that differ by more than {EXACT:g}: {e(', '.join(apart) or 'none')}.</p>")
+    out.append("<table>" + head + "</tr>")
     for case in load():
         value = _value(row, case.id) if row["status"] == "ok" else "-"
         other = f"<td class='n'>{ref[case.id]:.4g}</td>" if ref is not None else ""
