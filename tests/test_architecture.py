@@ -44,7 +44,7 @@ OUTSIDE = {"__init__", "__main__"}
 ROOMS: dict[str, dict[str, int]] = {
     "evaluators": {"kernels": 1, "": 2, "scores": 3, "oracles": 4},
     "auditing": {"calling": 1, "table5": 2, "": 3, "properties": 4, "regression": 5, "profile": 6},
-    "atlas": {"adapters": 1, "": 2, "disagreements": 3, "compare": 4},
+    "atlas": {"adapters": 1, "": 2, "disagreements": 3, "compare": 4, "site": 5},
 }
 #: Modules a package may hold of its own (its ``__init__`` and sub-packages not counted).
 MAX_MODULES = 12

@@ -16,6 +16,8 @@ Its rooms, lowest first (a room imports only the rooms below it):
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
 4. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
    each row's reference, the classification; ``--write --pin`` (a package's rows at a stated version).
+5. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
+   and checked by ``atlas --check``.
 """
 
 from .adapters.base import Adapter, AtlasEvaluator, Unavailable

@@ -12,9 +12,10 @@ import html
 from typing import Any, Iterable, Mapping
 
 from ..vocabulary import CHARACTERISTICS
+from .adapters.base import slug
 from .property_grid import SATURATED_MARK, property_html, property_markdown, saturated_lines, shown
 
-__all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label", "sanity_cell"]
+__all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label", "page_link", "sanity_cell"]
 
 #: Column headers of the grid (Table 5's rows, then the two overestimation markers).
 SHORT: dict[str, str] = dict(
@@ -29,6 +30,11 @@ def row_label(row: Mapping[str, Any]) -> str:
     parts += [f"chance: {row['chance_draws']} of 10 draws"] if row.get("chance_draws") else []
     reduced = f" [{'; '.join(parts)}]" if parts else ""
     return f"{row['package']} {row['version'] or '(not installed)'}: {row['metric']}{reduced}"
+
+
+def page_link(row: Mapping[str, Any]) -> str:
+    """The row's label and a Markdown link to its page (``pages/<slug>.html``, written by ``atlas --write``)."""
+    return f"{row_label(row)} ([page](pages/{slug(row['id'])}.html))"
 
 
 def _declared(row: Mapping[str, Any]) -> str:
@@ -113,10 +119,12 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
             "the sanity checks the row does not pass (failed, or undetermined where every call they need failed; "
             "a row failing `discriminates` cannot tell the perfect detection from no detection or the all-ones "
             "one: read its cells with that in mind).", ""]
-    out += ["## The grid", ""]
+    out += ["## The grid", "", "Each row's `page` link opens its page (`pages/`): its cells with the audit's evidence, the cases "
+            "as thumbnails with its values, its nearest rows, the disagreements it appears in, its badge, the call and "
+            "the command that recomputes it.", ""]
     for family, members in families(rows).items():
         out += [f"### {family}", ""]
-        table = [[row_label(r), _declared(r), *_cells(r, names), sanity_cell(r)] for r in members]
+        table = [[page_link(r), _declared(r), *_cells(r, names), sanity_cell(r)] for r in members]
         out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names], "sanity"], table) + [""]
     out += property_markdown(doc)
     saturated = saturated_lines(list(rows))
@@ -160,27 +168,28 @@ def render_html(doc: Mapping[str, Any]) -> str:
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>oipr-bench metric atlas</title>",
         "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse;margin-bottom:1em}"
         "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th{background:#eee}"
-        ".yes,.absent,.mitigated{background:#dfd}.no,.present{background:#fdd}.na{color:#888}</style></head><body>",
+        ".yes,.absent,.mitigated{background:#dfd}.no,.present{background:#fdd}.na{color:#888}" + GRID_CSS + "</style></head><body>",
         "<h1>The metric atlas</h1>",
         f"<p>{e(_summary(doc)[0])}</p>",
         f"<p>Cells: the audit's value; n/a a rule a scalar metric cannot answer; ? undetermined; {SATURATED_MARK} "
         "undetermined because the case is saturated (hover for the reason); - not profiled; "
         "sanity: ok or the sanity checks the row does not pass. Per-case numbers: err where the metric failed, nan where "
         "it returned NaN.</p>",
-        "<table><tr><th>metric</th><th>declared</th>" + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names)
-        + "<th>sanity</th></tr>",
+        filter_form(),
+        "<div class='scroll'><table class='grid'><tr><th>metric</th><th>declared</th>"
+        + "".join(f"<th title='{e(n)}'>{e(SHORT[n])}</th>" for n in names) + "<th title='sanity checks not passed'>sanity</th></tr>",
     ]
     for family, members in families(doc["rows"]).items():
-        parts.append(f"<tr><th colspan='{len(names) + 3}' style='text-align:left'>{e(family)}</th></tr>")
+        parts.append(f"<tr class='fam'><th colspan='{len(names) + 3}' style='text-align:left'>{e(family)}</th></tr>")
         for row in members:
             why = row.get("saturated") or {}
             cells = "".join(f"<td class='na' title='{e(why[n])}'>{e(c)}</td>" if c == SATURATED_MARK
                             else f"<td class='{_css(c)}'>{e(c)}</td>" for n, c in zip(names, _cells(row, names)))
-            sanity = sanity_cell(row)
-            cells += f"<td class='{'absent' if sanity == 'ok' else _css(sanity) if sanity == '-' else 'present'}'>{e(sanity)}</td>"
+            cells += compact_sanity(row)
             title = e(_params(row["params"]) + (f" | {row['reason']}" if row["reason"] else ""))
-            parts.append(f"<tr><td title='{title}'>{e(row_label(row))}</td><td>{e(_declared(row))}</td>{cells}</tr>")
-    parts.append("</table>")
+            parts.append(f"<tr data-id='{e(row['id'])}'><td title='{title}'><a href='pages/{e(slug(row['id']))}.html'>"
+                         f"{e(row_label(row))}</a></td><td>{e(_declared(row))}</td>{cells}</tr>")
+    parts.append("</table></div>")
     parts.append(property_html(doc))
     ok = [r for r in doc["rows"] if r["status"] == "ok"]
     if ok:
@@ -189,9 +198,72 @@ def render_html(doc: Mapping[str, Any]) -> str:
         for row in ok:
             parts.append(f"<tr><td>{e(row_label(row))}</td>" + "".join(f"<td>{_num(row, c)}</td>" for c in case_ids) + "</tr>")
         parts.append("</table>")
+    parts.append(filter_script(doc))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
 def _css(value: str) -> str:
     return {"n/a": "na", "?": "na", "-": "na"}.get(value, value)
+
+
+#: atlas.html for a reader: the grid scrolls inside its box with the metric column and the header row
+#: kept in view, and the filter form (shown only when the script runs).
+GRID_CSS = (".scroll{overflow:auto;max-height:85vh;border:1px solid #ccc}.grid td:first-child,.grid th:first-child"
+            "{position:sticky;left:0;background:#fff;z-index:1;max-width:26em}.grid tr:first-child th{position:sticky;top:0;"
+            "z-index:2}.grid tr:first-child th:first-child{z-index:3;background:#eee}.grid tr.fam th{background:#f4f4f4}"
+            ".grid td.s{text-align:center;white-space:nowrap}#where input{width:40em}#where-out{margin-left:1em}")
+
+
+def compact_sanity(row: Mapping[str, Any]) -> str:
+    """The sanity cell of atlas.html: ``ok``, ``-``, or ``xN`` (N checks not passed) naming them in its title."""
+    full = sanity_cell(row)
+    if full in ("ok", "-"):
+        return f"<td class='s {'absent' if full == 'ok' else 'na'}'>{full}</td>"
+    return f"<td class='s present' title='{html.escape(full)}'>x{len(row.get('sanity_failed') or [])}</td>"
+
+
+def filter_form() -> str:
+    """The ``--where`` form above the grid, hidden until the filter script runs (the page works without it)."""
+    return ("<form id='where' hidden><label>where <input name='q' placeholder='early_detection_reward=yes fp_distance="
+            "proximity_aware' title='NAME=VALUE ... as oipr-bench atlas --where takes them (column headers work as names)'>"
+            "</label> <button>filter</button> <button type='reset'>all rows</button><span id='where-out'></span></form>")
+
+
+_SCRIPT = """(function(){
+var data=JSON.parse(document.getElementById('atlas-cells').textContent),form=document.getElementById('where'),
+out=document.getElementById('where-out'),cols=data.columns;form.hidden=false;
+function parse(text){var conds={},items=text.trim().split(/\\s+/).filter(Boolean);if(!items.length)throw 'give at least one NAME=VALUE';
+items.forEach(function(item){var i=item.indexOf('='),name=item.slice(0,i).trim(),value=item.slice(i+1).trim();
+if(i<1||!value)throw item+': expected NAME=VALUE (e.g. early_detection_reward=yes)';name=data.short[name]||name;
+var k=cols.indexOf(name);if(k<0)throw item+': unknown name '+name+'; names: '+cols.join(', ');if(name in conds)throw item+': '+name+' is given twice';
+var seen={};Object.keys(data.rows).forEach(function(id){var v=data.rows[id][k];if(v)seen[v]=1});
+if(!(value in seen))throw item+': no row has '+name+'='+value+'; values in the atlas: '+Object.keys(seen).sort().join(', ');
+conds[name]=value});return conds}
+function show(conds){var n=0,total=Object.keys(data.rows).length,fam=null,famShown=false;
+Array.prototype.forEach.call(document.querySelectorAll('table.grid tr'),function(tr){
+if(tr.className==='fam'){if(fam)fam.hidden=!famShown;fam=tr;famShown=false;return}var id=tr.getAttribute('data-id');if(id===null)return;
+var cells=data.rows[id],ok=!conds||(cells&&Object.keys(conds).every(function(c){return cells[cols.indexOf(c)]===conds[c]}));
+tr.hidden=!ok;if(ok){famShown=true;if(cells)n++}});if(fam)fam.hidden=!famShown;
+out.textContent=conds?'rows with '+Object.keys(conds).map(function(c){return c+'='+conds[c]}).join(', ')+': '+n+' of '+total+' profiled':'';}
+form.addEventListener('submit',function(ev){ev.preventDefault();try{var c=parse(form.q.value);show(c);
+history.replaceState(null,'','#where='+encodeURIComponent(form.q.value.trim()))}catch(err){out.textContent=String(err)}});
+form.addEventListener('reset',function(){show(null);history.replaceState(null,'',location.pathname)});
+if(location.hash.indexOf('#where=')===0){form.q.value=decodeURIComponent(location.hash.slice(7));try{show(parse(form.q.value))}
+catch(err){out.textContent=String(err)}}})();"""
+
+
+def filter_script(doc: Mapping[str, Any]) -> str:
+    """The profiled rows' cells (characteristics, then properties) as JSON, and the script that filters the grid.
+
+    A row is shown when every ``NAME=VALUE`` holds exactly (:func:`oipr_bench.atlas.select.where`'s rule);
+    a name or value the atlas does not hold is refused with the message ``--where`` gives.
+    """
+    import json
+
+    columns = list(doc["characteristics"]) + list(doc.get("properties") or [])
+    rows = {r["id"]: [str({**r["characteristics"], **(r.get("properties") or {})}.get(c) or "") for c in columns]
+            for r in doc["rows"] if r["status"] == "ok"}
+    data = json.dumps({"columns": columns, "short": {v: k for k, v in SHORT.items()}, "rows": rows},
+                      separators=(",", ":")).replace("</", "<\\/")
+    return f"<script type='application/json' id='atlas-cells'>{data}</script>\n<script>{_SCRIPT}</script>"

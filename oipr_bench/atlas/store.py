@@ -16,16 +16,12 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
+from .adapters.base import slug
+
 __all__ = ["ATLAS_FORMAT", "ROW_FORMAT", "write_atlas", "read_atlas", "read_profile", "default_dir", "validate_report", "slug"]
 
 ATLAS_FORMAT = ("oipr-bench-atlas", 1)
 ROW_FORMAT = "oipr-bench-atlas-row"
-
-
-def slug(row_id: str) -> str:
-    """File-name-safe form of a row id (``TSADmetrics:pwf`` -> ``TSADmetrics__pwf``)."""
-    out = "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id.replace(":", "__"))
-    return out.strip("_") or "row"
 
 
 def default_dir() -> Path:

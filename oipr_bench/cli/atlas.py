@@ -2,7 +2,8 @@
 
 - no option: print the committed grid;
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
-  are kept from DIR's existing atlas unless ``--include-slow``) and its timings;
+  are kept from DIR's existing atlas unless ``--include-slow``), its timings, and a page and a
+  badge per row (``pages/``, ``badges/``: :mod:`oipr_bench.atlas.site`);
 - ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
   between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
   a fixed sample of its cases (:mod:`oipr_bench.atlas.disagreements.sample`) unless ``--include-slow``;
@@ -139,7 +140,8 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.build import not_run_row
     from ..atlas.adapters.registry import adapters
     from ..atlas.integrity import kept_profile_problem
-    from ..atlas.store import read_profile, slug, write_atlas
+    from ..atlas.site.files import write_site
+    from ..atlas.store import atlas_document, read_profile, slug, write_atlas
     from ..atlas.timings import record_timing
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
@@ -177,6 +179,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
                                               "profiled yet; profile it with `oipr-bench atlas --write --include-slow`")
     rows = [rows_by_id[a.id] for a in adapters()]
     write_atlas(directory, rows, reports)
+    write_site(directory, atlas_document(rows))  # a page and a badge per row, from the profiles just written
     wall = time.perf_counter() - t0
     mode = ("write_include_slow" if args.include_slow else "write") + ("" if env == "main" else f"_{env}")
     record_timing(directory, mode, wall=wall,
@@ -230,7 +233,10 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
 
     doc = read_atlas(directory)
     committed = {r["id"]: r for r in doc["rows"]}
+    from ..atlas.site.files import site_problems
+
     tampered = integrity_problems(directory, doc)  # the files beside the rows: what --write would write
+    tampered += site_problems(directory, doc)  # the pages and badges
     env = _env()
     todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and (not args.only or a.id in args.only)]
     unknown = set(args.only or ()) - {a.id for a in adapters()}

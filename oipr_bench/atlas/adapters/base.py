@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 __all__ = ["Adapter", "AtlasEvaluator", "Unavailable", "package_version", "import_submodule", "as_labels", "as_scores",
-           "SLOW_RANDOM_RUNS", "SLOW_CHANCE_DRAWS", "reduced_audit"]
+           "SLOW_RANDOM_RUNS", "SLOW_CHANCE_DRAWS", "reduced_audit", "slug"]
 
 #: The reduced audit of the slowest rows: each random-detector case on its first 10 of 100 runs (``Adapter.random_runs``) ...
 SLOW_RANDOM_RUNS = 10
@@ -30,6 +30,12 @@ SLOW_RANDOM_RUNS = 10
 #: chance anchors are most of a score audit's calls (300 of 521 distinct calls with 10 draws); a
 #: VUS row of TimeEval or aeon takes about 2 s a call.  Stated in every such row and its grid label.
 SLOW_CHANCE_DRAWS = 4
+
+
+def slug(row_id: str) -> str:
+    """File-name-safe form of a row id (``TSADmetrics:pwf`` -> ``TSADmetrics__pwf``): its profile, page and badge files."""
+    out = "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id.replace(":", "__"))
+    return out.strip("_") or "row"
 
 
 def reduced_audit(slow: bool) -> dict[str, int | None]:
