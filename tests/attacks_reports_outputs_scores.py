@@ -1,4 +1,4 @@
-"""Replay the fourth round of hostile inputs (reports, outputs, score evaluators) as an attacker would.
+"""Replay the hostile-input findings on reports, outputs and score evaluators as an attacker would.
 
 Usage (from the repository root)::
 
