@@ -14,6 +14,7 @@ regenerates it.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import sys
@@ -106,12 +107,13 @@ def _imported_module(st: os.stat_result) -> str | None:
     return None
 
 
-def _environment_folders() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _environment_folders() -> tuple[str, ...]:
     """The interpreter's prefixes, standard library and site-packages (never ``/`` or the home folder itself)."""
     folders = {os.path.realpath(f) for f in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix) if f}
     folders.update(os.path.realpath(f) for f in installed_folders())
     too_wide = {os.path.realpath(os.sep), os.path.realpath(os.path.expanduser("~"))}
-    return sorted(f for f in folders if f not in too_wide)
+    return tuple(sorted(f for f in folders if f not in too_wide))
 
 
 def _zones() -> list[tuple[str, str]]:

@@ -74,6 +74,9 @@ ATTACKS = [
     ("uses.py:builtins.open", {"file": "victim.txt", "mode": "w"}, "which is the module builtins, " + INTERPRETER),
     ("uses.py:shutil.rmtree", {"path": "keep"}, "which is the module shutil, whose code is at "),
     ("uses.py:pathlib.Path.write_text", {"data": ""}, "which is the module pathlib, whose code is at "),
+    # oipr-bench's own package is allowed, what it imports is not
+    ("oipr_bench.io:os.replace", {}, "which is the module os, " + INTERPRETER),
+    ("oipr_bench.io:Path", {}, "which is pathlib.Path, whose code is at "),
 ]
 
 

@@ -83,6 +83,17 @@ def _module_file(module: Any) -> Path | None:
     return _real_file(module.__dict__.get("__file__"))
 
 
+def _module_name(cls: type) -> str:
+    """The name of the module defining ``cls`` (a C type's from its name: ``_io`` for ``io.FileIO``), read statically."""
+    name = cls.__dict__.get("__module__")
+    if not isinstance(name, str):
+        try:
+            name = type.__getattribute__(cls, "__module__")
+        except AttributeError:
+            name = ""
+    return name if isinstance(name, str) else ""
+
+
 def code_file(obj: Any) -> Path | None:
     """The file holding the code that runs when ``obj`` is constructed or called (None: no file).
 
@@ -95,8 +106,7 @@ def code_file(obj: Any) -> Path | None:
         if isinstance(obj, types.ModuleType):
             return _module_file(obj)
         if isinstance(obj, type):
-            module = sys.modules.get(obj.__dict__.get("__module__", ""))
-            return _module_file(module)
+            return _module_file(sys.modules.get(_module_name(obj)))
         if isinstance(obj, types.FunctionType):
             return _real_file(obj.__code__.co_filename)
         if isinstance(obj, types.MethodType):
