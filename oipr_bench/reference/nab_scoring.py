@@ -73,6 +73,8 @@ class DetectorScores:
     files: list[FileScore] = field(default_factory=list)
     sweep: list[_SweepPart] = field(default_factory=list)
     n_counted_windows: int = 0
+    #: Series -> its row at another threshold (``also_at``), where one was asked for.
+    also: dict[str, FileScore] = field(default_factory=dict)
 
     @property
     def total(self) -> float:
@@ -93,6 +95,7 @@ def score_file(weights: SeriesWeights, series: str, anomaly_score: np.ndarray, t
 
 def score_detector(corpus: NabCorpus, detector: str, thresholds: Mapping[str, float] | None, *,
                    sweep: bool = False, series: Iterable[str] | None = None,
+                   also_at: Mapping[str, Mapping[str, float]] | None = None,
                    probation_percent: float = PROBATION_PERCENT) -> dict[str, DetectorScores]:
     """Score ``detector`` on every series under every profile, reading each results file once.
 
@@ -102,6 +105,9 @@ def score_detector(corpus: NabCorpus, detector: str, thresholds: Mapping[str, fl
         The thresholds to score at (NAB's ``config/thresholds.json``); None scores nothing (sweep only).
     sweep : bool
         Keep each file's scored rows for :func:`optimise`.
+    also_at : mapping of profile to (series to threshold), optional
+        Also score these series at these thresholds (``DetectorScores.also``): a published table's own
+        threshold where it differs from ``thresholds``.
     """
     out = {p: DetectorScores(detector, p, math.nan if thresholds is None else float(thresholds[p]))
            for p in corpus.profiles}
@@ -115,6 +121,9 @@ def score_detector(corpus: NabCorpus, detector: str, thresholds: Mapping[str, fl
             acc.n_counted_windows += int(np.count_nonzero(weights.counted))
             if thresholds is not None:
                 acc.files.append(score_file(weights, name, result.anomaly_score, acc.threshold, cost["fnWeight"]))
+            other = (also_at or {}).get(prof, {}).get(name)
+            if other is not None:
+                acc.also[name] = score_file(weights, name, result.anomaly_score, other, cost["fnWeight"])
             if sweep:
                 keep = weights.scored
                 ids = np.where(weights.window[keep] >= 0, weights.window[keep] + offset, -1)
