@@ -295,6 +295,13 @@ def _grid(header: list[str], body: list[list[str]]) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in body)]
 
 
+def _gain(t: NabThreshold) -> str:
+    if t.optimised == t.published:
+        return "same threshold"
+    gain = t.optimised_score - t.rescored
+    return "same score" if abs(gain) <= 1e-9 else f"{gain:+.6f}"
+
+
 def _row_text(r: NabRowCheck) -> str:
     if r.ours is None:
         return f"{r.detector} {r.profile} {r.file}: not a series of the corpus"
@@ -321,7 +328,7 @@ def _render_table(res: NabReproduction) -> str:
         lines += ["", "Rows that differ:"] + [f"  {MISMATCH} {_row_text(r)}" for r in errors]
     stale = [r for r in res.rows if not r.match and r.stale]
     if stale:
-        lines += ["", f"Stale rows (tables written by an older run; {_stale_text(res)}):"]
+        lines += ["", f"Stale rows ({_stale_text(res)}):"]
         lines += [f"  {_row_text(r)}" for r in stale]
     notes = sorted({(r.detector, r.profile, r.threshold_note) for r in res.rows if r.threshold_note})
     if notes:
@@ -333,8 +340,7 @@ def _render_table(res: NabReproduction) -> str:
         lines += ["", "NAB's current optimiser (every distinct score swept) beside config/thresholds.json "
                   "(corpus raw scores; published threshold's score recomputed)", ""]
         body = [[t.detector, t.profile, f"{t.published!r}", _fmt(t.rescored), f"{t.optimised!r}",
-                 _fmt(t.optimised_score), "same" if t.optimised == t.published else
-                 f"{t.optimised_score - t.rescored:+.6f}"] for t in res.thresholds]
+                 _fmt(t.optimised_score), _gain(t)] for t in res.thresholds]
         lines += _grid(["detector", "profile", "published threshold", "its score", "optimised threshold",
                         "its score", "gain"], body)
         lines += ["", "NAB scoreboard at the optimised thresholds (final_results.json in parentheses)", ""]
