@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", required=True, help="an interpreter that runs NAB's code (see the setup above)")
     parser.add_argument("--data", type=Path, help="the NAB folder oipr-bench reads (default: --nab)")
     parser.add_argument("--jobs", type=int, default=2, help="NAB's worker processes (-n; default 2)")
+    parser.add_argument("--skip-nab", action="store_true", help="time oipr-bench's side only (NAB's takes minutes)")
     args = parser.parse_args(argv)
     data = args.data or args.nab
     detectors = sorted(p.name for p in (args.nab / "results").iterdir() if p.is_dir())
@@ -87,7 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"NAB reproduction, optimiser included: {len(detectors)} detectors, 3 profiles "
           f"({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f})")
     o_wall, o_cpu, result = ours(data)
-    print(f"oipr-bench reproduce --table nab --optimize: {o_wall:6.1f} s wall, {o_cpu:6.1f} s CPU")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"oipr-bench reproduce --table nab --optimize: {o_wall:6.1f} s wall, {o_cpu:6.1f} s CPU, "
+          f"peak memory of this process {peak:.0f} MiB")
+    if args.skip_nab:
+        return 0
     n_wall, n_cpu, thresholds, final = nabs(args.nab, args.python, detectors, args.jobs)
     print(f"NAB run.py --optimize --score --normalize:   {n_wall:6.1f} s wall, {n_cpu:6.1f} s CPU (-n {args.jobs})")
     print(f"ratio (NAB / oipr-bench): {n_wall / o_wall:.1f}x wall, {n_cpu / o_cpu:.1f}x CPU")
