@@ -234,6 +234,8 @@ def test_every_raw_case_value_of_the_table5_rows_is_the_stored_case_value(stored
     doc = reference.load_document(TABLE5_FILE)
     seen = 0
     for row in doc["evaluators"]:
+        if row["evaluator"] not in evaluators.SCORE_NAMES:
+            continue  # NAB's row: NAB has no per-case values file (it is no --reference of the score families)
         rows = _rows(stored[row["evaluator"]])
         for c in row["characteristics"]:
             for key, value in c["numbers"].items():
