@@ -22,21 +22,18 @@ series; the probationary period is ``min(floor(p * n), p * 5000)`` rows with ``p
 
 from __future__ import annotations
 
-import gzip
-import io
-import json
 import math
 import os
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from ..errors import UsageError
 from ..evaluators.kernels.nab import probation_rows as _probation_rows
-from ..guards import MAX_TEXT_BYTES, UnreadableFile, clip, loads_json, printable, read_regular_bytes
+from ..guards import clip
+from .nab_files import (NabDataError, find_csv, is_number, parse_time, read_bytes, read_frame, read_json, rel_path,
+                        floats, timestamps as parse_timestamps)
 
 __all__ = ["NabDataError", "NabCorpus", "NabResult", "NabScoreRow", "PROBATION_PERCENT", "COST_KEYS",
            "open_corpus", "read_result", "iter_results", "window_labels", "window_indices", "probation_rows",
@@ -46,25 +43,12 @@ __all__ = ["NabDataError", "NabCorpus", "NabResult", "NabScoreRow", "PROBATION_P
 PROBATION_PERCENT = 0.15
 #: The weights of a profile's cost matrix that NAB's scorer uses.
 COST_KEYS: tuple[str, ...] = ("tpWeight", "fpWeight", "fnWeight")
-#: Largest decompressed CSV read (the biggest NAB results file is about 1.6 MB).
-MAX_CSV_BYTES = MAX_TEXT_BYTES
 _WINDOWS = "labels/combined_windows.json"
 _PROFILES = "config/profiles.json"
 _THRESHOLDS = "config/thresholds.json"
 _FINAL = "results/final_results.json"
 _REQUIRED_COLUMNS = ("timestamp", "anomaly_score", "label")
 _SCORE_COLUMNS = ("Detector", "Profile", "File", "Threshold", "Score", "TP", "TN", "FP", "FN", "Total_Count")
-_TEXT_COLUMNS = ("timestamp", "Detector", "Profile", "File")
-_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f")
-
-
-class NabDataError(UsageError):
-    """A NAB file is missing or invalid; ``str()`` reads ``"<path relative to the data root>: <reason>"``."""
-
-    def __init__(self, where: str, reason: str) -> None:
-        self.where = where
-        self.reason = reason
-        super().__init__(printable(f"{clip(where)}: {clip(reason, 400)}"))
 
 
 @dataclass(frozen=True)
@@ -138,57 +122,6 @@ class NabScoreRow:
     total_count: int
 
 
-# --------------------------------------------------------------------------- paths and raw reads
-
-def _rel(corpus_root: Path, path: Path) -> str:
-    try:
-        return path.relative_to(corpus_root).as_posix()
-    except ValueError:
-        return os.fspath(path)
-
-
-def _find_csv(root: Path, rel: str) -> Path:
-    """``root/rel`` or ``root/rel.gz``, whichever exists (plain first); refuses when neither does."""
-    plain = root / rel
-    for candidate in (plain, plain.with_name(plain.name + ".gz")):
-        if candidate.exists():
-            return candidate
-    raise NabDataError(rel, "missing file (looked for .csv and .csv.gz)")
-
-
-def _read_bytes(root: Path, path: Path) -> bytes:
-    """A file's bytes, decompressed when it ends in ``.gz``; every problem names the file."""
-    where = _rel(root, path)
-    try:
-        raw = read_regular_bytes(path, MAX_TEXT_BYTES, what="a NAB data file")
-    except UnreadableFile as exc:
-        raise NabDataError(where, str(exc)) from None
-    if path.name.endswith(".gz"):
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-                raw = fh.read(MAX_CSV_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise NabDataError(where, f"not a readable gzip file ({exc})") from None
-        if len(raw) > MAX_CSV_BYTES:
-            raise NabDataError(where, f"decompresses to more than the {MAX_CSV_BYTES}-byte limit")
-    return raw
-
-
-def _read_json(root: Path, rel: str) -> Any:
-    path = root / rel
-    if not path.exists():
-        raise NabDataError(rel, "missing file")
-    raw = _read_bytes(root, path)
-    try:
-        return loads_json(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise NabDataError(rel, f"not valid JSON ({exc})") from None
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 # --------------------------------------------------------------------------- the corpus
 
 def open_corpus(root: str | os.PathLike[str]) -> NabCorpus:
@@ -206,9 +139,9 @@ def open_corpus(root: str | os.PathLike[str]) -> NabCorpus:
     if not base.is_dir():
         raise NabDataError(os.fspath(root), "no such folder; it must be a NAB checkout or a copy in NAB's layout "
                            "(labels/, config/, results/)")
-    windows = _parse_windows(_read_json(base, _WINDOWS))
-    profiles = _parse_profiles(_read_json(base, _PROFILES))
-    thresholds = _parse_thresholds(_read_json(base, _THRESHOLDS))
+    windows = _parse_windows(read_json(base, _WINDOWS))
+    profiles = _parse_profiles(read_json(base, _PROFILES))
+    thresholds = _parse_thresholds(read_json(base, _THRESHOLDS))
     results = base / "results"
     if not results.is_dir():
         raise NabDataError("results", "missing folder (one sub-folder per detector)")
@@ -229,7 +162,7 @@ def _parse_windows(doc: Any) -> dict[str, tuple[tuple[str, str], ...]]:
         for k, win in enumerate(wins):
             if not (isinstance(win, list) and len(win) == 2 and all(isinstance(t, str) for t in win)):
                 raise NabDataError(_WINDOWS, f"{name}: window {k}: expected [start, end] as two timestamp strings")
-            start, end = (_parse_time(_WINDOWS, f"{name}: window {k}", t) for t in win)
+            start, end = (parse_time(_WINDOWS, f"{name}: window {k}", t) for t in win)
             if end < start:
                 raise NabDataError(_WINDOWS, f"{name}: window {k} ends ({win[1]}) before it starts ({win[0]})")
             if previous_end is not None and start <= previous_end:
@@ -238,17 +171,6 @@ def _parse_windows(doc: Any) -> dict[str, tuple[tuple[str, str], ...]]:
             parsed.append((win[0], win[1]))
         out[name] = tuple(parsed)
     return out
-
-
-def _parse_time(where: str, what: str, text: str) -> np.datetime64:
-    from datetime import datetime
-
-    for fmt in _TIME_FORMATS:
-        try:
-            return np.datetime64(datetime.strptime(text, fmt), "s")
-        except ValueError:
-            continue
-    raise NabDataError(where, f"{what}: {text!r} is not a timestamp (YYYY-MM-DD HH:MM:SS)")
 
 
 def _parse_profiles(doc: Any) -> dict[str, dict[str, float]]:
@@ -260,9 +182,9 @@ def _parse_profiles(doc: Any) -> dict[str, dict[str, float]]:
         if not isinstance(matrix, dict):
             raise NabDataError(_PROFILES, f"{name}: no CostMatrix object")
         for key in COST_KEYS:
-            if not _number(matrix.get(key)):
+            if not is_number(matrix.get(key)):
                 raise NabDataError(_PROFILES, f"{name}: CostMatrix.{key} must be a finite number")
-        out[name] = {k: float(v) for k, v in matrix.items() if _number(v)}
+        out[name] = {k: float(v) for k, v in matrix.items() if is_number(v)}
     return out
 
 
@@ -275,7 +197,7 @@ def _parse_thresholds(doc: Any) -> dict[str, dict[str, dict[str, float]]]:
             raise NabDataError(_THRESHOLDS, f"{det}: expected an object: profile -> {{threshold, score}}")
         out[det] = {}
         for prof, entry in per_profile.items():
-            if not (isinstance(entry, dict) and _number(entry.get("threshold")) and _number(entry.get("score"))):
+            if not (isinstance(entry, dict) and is_number(entry.get("threshold")) and is_number(entry.get("score"))):
                 raise NabDataError(_THRESHOLDS, f"{det}: {prof}: expected {{\"threshold\": number, \"score\": number}}")
             out[det][prof] = {"threshold": float(entry["threshold"]), "score": float(entry["score"])}
     return out
@@ -301,96 +223,24 @@ def read_result(corpus: NabCorpus, detector: str, series: str) -> NabResult:
     """
     if series not in corpus.windows:
         raise NabDataError(_WINDOWS, f"no windows for series {series!r}")
-    path = _find_csv(corpus.root, result_path(corpus, detector, series))
-    where = _rel(corpus.root, path)
-    frame = _read_frame(where, _read_bytes(corpus.root, path))
+    path = find_csv(corpus.root, result_path(corpus, detector, series))
+    where = rel_path(corpus.root, path)
+    frame = read_frame(where, read_bytes(corpus.root, path))
     missing = [c for c in _REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise NabDataError(where, f"line 1: columns {clip(','.join(map(str, frame.columns)), 200)}; missing "
                            f"{', '.join(missing)} (NAB results need timestamp, anomaly_score, label)")
-    timestamps = _timestamps(where, frame["timestamp"].to_numpy(dtype=object))
+    timestamps = parse_timestamps(where, frame["timestamp"].to_numpy(dtype=object))
     _window_rows(where, corpus, series, timestamps)  # every window inside the series, in order
-    scores = _floats(where, "anomaly_score", frame["anomaly_score"], finite=False)
-    labels = _floats(where, "label", frame["label"], finite=True)
+    scores = floats(where, "anomaly_score", frame["anomaly_score"], finite=False)
+    labels = floats(where, "label", frame["label"], finite=True)
     bad = np.flatnonzero((labels != 0) & (labels != 1))
     if bad.size:
         raise NabDataError(where, f"line {int(bad[0]) + 2}: label {frame['label'].iloc[int(bad[0])]} is not 0 or 1")
-    row_scores = {prof: _floats(where, f"S(t)_{prof}", frame[f"S(t)_{prof}"], finite=True)
+    row_scores = {prof: floats(where, f"S(t)_{prof}", frame[f"S(t)_{prof}"], finite=True)
                   for prof in corpus.profiles if f"S(t)_{prof}" in frame.columns}
     return NabResult(detector=detector, series=series, timestamps=timestamps, anomaly_score=scores,
                      label=labels.astype(np.int8), row_scores=row_scores)
-
-
-def _read_frame(where: str, raw: bytes) -> Any:
-    """The CSV as a frame: number columns parsed correctly rounded (as Python's ``float``), the rest as text.
-
-    pandas before 3.0 parses with a fast routine that can miss the last bit (about 0.8 % of the values
-    of NAB's results files); ``float_precision="round_trip"`` asks it for the exact one.
-    """
-    import pandas as pd
-
-    exact = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
-    try:
-        frame = pd.read_csv(io.BytesIO(raw), dtype={c: str for c in _TEXT_COLUMNS}, keep_default_na=False,
-                            na_filter=False, **exact)
-    except Exception as exc:  # pandas' ParserError, EmptyDataError, UnicodeDecodeError...
-        raise NabDataError(where, f"not a readable CSV ({clip(str(exc).strip(), 200)})") from None
-    if frame.shape[0] == 0:
-        raise NabDataError(where, "no data rows")
-    dupes = [c for c in frame.columns if str(c).endswith(".1")]
-    if dupes:
-        raise NabDataError(where, f"line 1: a column appears twice ({dupes[0][:-2]})")
-    return frame
-
-
-def _floats(where: str, column: str, cells: Any, *, finite: bool) -> np.ndarray:
-    """A column of text cells as float64, each parsed as Python's ``float`` parses it (correctly rounded);
-    the first empty, non-number or NaN cell (or infinite one, when ``finite``) is refused by line."""
-    if cells.dtype.kind in "fiu":
-        values = cells.to_numpy(dtype=np.float64)
-        text = values
-    else:
-        text = cells.to_numpy(dtype=object)
-        values = np.array([_float_or_nan(c) for c in text], dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(values)) if finite else np.flatnonzero(np.isnan(values))
-    if bad.size:
-        k = int(bad[0])
-        cell = clip(str(text[k]), 40)
-        if not cell.strip():
-            what = "is empty"
-        elif cell.strip().lower() == "nan":
-            what = "is NaN"
-        elif math.isnan(_float_or_nan(cell)):
-            what = f"{cell!r} is not a number"
-        else:
-            what = f"{cell!r} is not finite"
-        raise NabDataError(where, f"line {k + 2}: {column} {what}")
-    return values
-
-
-def _float_or_nan(cell: str) -> float:
-    try:
-        return float(cell)
-    except ValueError:
-        return math.nan
-
-
-def _timestamps(where: str, cells: np.ndarray) -> np.ndarray:
-    try:
-        stamps = np.array(cells, dtype="datetime64[s]")
-    except ValueError:
-        stamps = None
-    if stamps is None or np.isnat(stamps).any():
-        for k, cell in enumerate(cells):
-            try:
-                ok = not np.isnat(np.datetime64(cell, "s"))
-            except ValueError:
-                ok = False
-            if not ok:
-                raise NabDataError(where, f"line {k + 2}: timestamp {clip(str(cell), 40)!r} does not parse "
-                                   "(YYYY-MM-DD HH:MM:SS)")
-    assert stamps is not None
-    return stamps
 
 
 def iter_results(corpus: NabCorpus, detectors: Iterable[str] | None = None,
@@ -442,7 +292,7 @@ def _window_rows(where: str, corpus: NabCorpus, series: str, timestamps: np.ndar
     by_time = np.zeros(stamps.size, dtype=bool)
     by_rows = np.zeros(stamps.size, dtype=bool)
     for k, win in enumerate(wins):
-        bounds = [_parse_time(_WINDOWS, f"{series}: window {k}", text) for text in win]
+        bounds = [parse_time(_WINDOWS, f"{series}: window {k}", text) for text in win]
         for j, (text, t) in enumerate(zip(win, bounds)):
             hits = np.flatnonzero(stamps == t)
             if hits.size != 1:
@@ -488,9 +338,9 @@ def read_score_table(corpus: NabCorpus, detector: str, profile: str) -> tuple[Na
     NabDataError
         Missing file, columns other than NAB's, a cell that is not a number where one is expected.
     """
-    path = _find_csv(corpus.root, score_table_path(detector, profile))
-    where = _rel(corpus.root, path)
-    frame = _read_frame(where, _read_bytes(corpus.root, path))
+    path = find_csv(corpus.root, score_table_path(detector, profile))
+    where = rel_path(corpus.root, path)
+    frame = read_frame(where, read_bytes(corpus.root, path))
     if tuple(frame.columns) != _SCORE_COLUMNS:
         raise NabDataError(where, f"line 1: columns {clip(','.join(map(str, frame.columns)), 200)}; expected "
                            f"{','.join(_SCORE_COLUMNS)}")
@@ -511,12 +361,12 @@ def read_score_table(corpus: NabCorpus, detector: str, profile: str) -> tuple[Na
 
 def read_final_results(corpus: NabCorpus) -> dict[str, dict[str, float]]:
     """``results/final_results.json``: detector -> profile -> normalised NAB score."""
-    doc = _read_json(corpus.root, _FINAL)
+    doc = read_json(corpus.root, _FINAL)
     if not isinstance(doc, dict):
         raise NabDataError(_FINAL, "expected an object: detector -> profile -> score")
     out: dict[str, dict[str, float]] = {}
     for det, per_profile in doc.items():
-        if not isinstance(per_profile, dict) or not all(_number(v) for v in per_profile.values()):
+        if not isinstance(per_profile, dict) or not all(is_number(v) for v in per_profile.values()):
             raise NabDataError(_FINAL, f"{det}: expected an object: profile -> number")
         out[det] = {p: float(v) for p, v in per_profile.items()}
     return out

@@ -28,23 +28,28 @@ def _scaled_sigmoid(x: float) -> float:
     return 2.0 * (1.0 / (1.0 + math.exp(-(-5.0 * x)))) - 1.0
 
 
-def nab_oracle(y_true: Sequence[int], y_pred: Sequence[int], profile: str = "standard",
-               probation_percent: float = 0.15, normalize: bool = True) -> float:
-    """The NAB score of ``y_pred`` against the windows of ``y_true`` (normalised, or raw with ``normalize=False``)."""
-    tp_weight, fp_weight, fn_weight = _PROFILES[profile]
-    n = len(y_true)
-    # the windows: maximal runs of 1s, (first row, last row)
+def _windows(y_true: Sequence[int]) -> list[tuple[int, int]]:
+    """The maximal runs of 1s as (first row, last row)."""
     windows = []
     i = 0
-    while i < n:
+    while i < len(y_true):
         if y_true[i] == 1:
             j = i
-            while j + 1 < n and y_true[j + 1] == 1:
+            while j + 1 < len(y_true) and y_true[j + 1] == 1:
                 j += 1
             windows.append((i, j))
             i = j + 1
         else:
             i += 1
+    return windows
+
+
+def nab_oracle(y_true: Sequence[int], y_pred: Sequence[int], profile: str = "standard",
+               probation_percent: float = 0.15, normalize: bool = True) -> float:
+    """The NAB score of ``y_pred`` against the windows of ``y_true`` (normalised, or raw with ``normalize=False``)."""
+    tp_weight, fp_weight, fn_weight = _PROFILES[profile]
+    n = len(y_true)
+    windows = _windows(y_true)
     probation_bound = min(math.floor(probation_percent * n), probation_percent * 5000)
     max_tp = _scaled_sigmoid(-1.0)
 
