@@ -7,7 +7,9 @@ and ``evaluators``; nothing above.
   score evaluators' numbers), read from ``reference_results/``;
 * :mod:`.files` -- building, writing and checking those files;
 * :mod:`.paper` -- the paper's printed Tables A1, 5, C1 and C2, and the SMD rows of Tables 2 and 6-8;
-* :mod:`.smd` -- reading and checking the authors' SMD slice (not shipped), the SMD parameters, Table 9's statistics.
+* :mod:`.smd` -- reading and checking the authors' SMD slice (not shipped), the SMD parameters, Table 9's statistics;
+* :mod:`.nab` -- reading and checking a NAB folder (not shipped): windows, profiles, thresholds, the detectors'
+  results one file at a time, NAB's published score tables and scoreboard.
 
 ``oipr_bench.reference`` keeps the names it had as a module in 0.2 (``reference_values``,
 ``compute_score``, ``write_reference``, ``check_reference``, ...).
