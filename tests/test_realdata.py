@@ -208,7 +208,7 @@ def test_user_builtin_evaluator_agrees_with_itself(corpus, capsys):
     assert user["metric"] == "PW (yours)" and user["failed_cells"] == 0
     pw = next(a for a in user["agreement"] if a["metric"] == "PW")
     assert pw == {"metric": "PW", "tau": 1.0, "low": 1.0, "high": 1.0}
-    assert user["closest"]["tau"] == 1.0
+    assert user["closest"]["tau"] == 1.0 and "PW" in user["closest"]["metrics"]
 
 
 def test_user_score_evaluator_lower_is_better(corpus, tmp_path, capsys, monkeypatch):

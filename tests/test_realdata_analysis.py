@@ -87,7 +87,7 @@ def test_tau_between_metrics_by_hand():
     # A: good > fair > random > null; B: random > good = fair > null.
     # pairs: (good,fair) tied in B; (good,random) -1; (good,null) +1; (fair,random) -1; (fair,null) +1; (random,null) +1
     assert result.tau[i, j] == pytest.approx((3 - 2) / math.sqrt(6 * 5))
-    assert result.closest("B") == ("A", pytest.approx(1 / math.sqrt(30)))
+    assert result.closest("B") == (("A", "C"), pytest.approx(1 / math.sqrt(30)))
 
 
 def test_a_metric_identical_to_another_has_tau_one_with_a_degenerate_interval():

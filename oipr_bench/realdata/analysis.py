@@ -116,15 +116,15 @@ class Analysis:
     def ranking(self, metric: str) -> MetricRanking:
         return self.rankings[self.metrics.index(metric)]
 
-    def closest(self, metric: str) -> tuple[str, float] | None:
-        """The other metric whose ranking agrees most with ``metric``'s (highest tau), and that tau."""
+    def closest(self, metric: str) -> tuple[tuple[str, ...], float] | None:
+        """The other metrics whose ranking agrees most with ``metric``'s (highest tau; all tied ones), and that tau."""
         i = self.metrics.index(metric)
-        best: tuple[str, float] | None = None
-        for j, other in enumerate(self.metrics):
-            t = float(self.tau[i, j])
-            if j != i and t == t and (best is None or t > best[1]):
-                best = (other, t)
-        return best
+        taus = {other: float(self.tau[i, j]) for j, other in enumerate(self.metrics) if j != i}
+        finite = [t for t in taus.values() if t == t]
+        if not finite:
+            return None
+        best = max(finite)
+        return tuple(m for m, t in taus.items() if t == best), best
 
 
 def resample_counts(n_series: int, resamples: int, seed: int) -> np.ndarray:

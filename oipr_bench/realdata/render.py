@@ -61,7 +61,7 @@ def user_summary(result: RealdataResult) -> dict[str, Any] | None:
     closest = a.closest(user.name)
     return {"metric": user.name, "random_rank": ranking.random_rank, "null_rank": ranking.null_rank,
             "random_above": list(ranking.random_above), "agreement": agreement,
-            "closest": None if closest is None else {"metric": closest[0], "tau": closest[1]},
+            "closest": None if closest is None else {"metrics": list(closest[0]), "tau": closest[1]},
             "failed_cells": len(result.table.problems)}
 
 
@@ -134,7 +134,7 @@ def _text(result: RealdataResult) -> str:
     if summary is not None:
         closest = summary["closest"]
         out += ["", f"Your metric {summary['metric']}: " + _placement(a.ranking(summary["metric"]), n) + "; "
-                + (f"agrees most with {closest['metric']} (tau {_f(closest['tau'], 2)})" if closest else
+                + (f"agrees most with {' and '.join(closest['metrics'])} (tau {_f(closest['tau'], 2)})" if closest else
                    "agrees with no metric (its ranking is all tied or undefined)")]
     if t.problems:
         out += ["", f"Failed cells of your evaluator ({len(t.problems)}; each left out of its mean):"]

@@ -63,7 +63,7 @@ def realdata_section_html(result: RealdataResult) -> str:
                         f"[{row['low']:.2f}, {row['high']:.2f}]")
             out.append(f"<tr><td>{esc(row['metric'])}</td><td>{tau}</td><td>{interval}</td></tr>")
         out.append("</tbody></table>")
-        out.append("<p>" + (f"It agrees most with <b>{esc(closest['metric'])}</b> (tau {closest['tau']:.2f})."
+        out.append("<p>" + (f"It agrees most with <b>{esc(' and '.join(closest['metrics']))}</b> (tau {closest['tau']:.2f})."
                             if closest else "Its ranking is all tied or undefined: it agrees with no metric.") + "</p>")
     if t.problems:
         out.append(f"<h3>Failed cells ({len(t.problems)}; each left out of its mean)</h3><ul>")
