@@ -80,3 +80,27 @@ def result_file(root: Path, detector: str, series: str) -> Path:
     category, name = series.split("/")
     plain = root / "results" / detector / category / f"{detector}_{name}"
     return plain if plain.exists() else plain.with_name(plain.name + ".gz")
+
+
+def write_published(root: Path) -> None:
+    """NAB's published files for the small corpus (score tables and final_results.json), as NAB's current
+    code would write them, computed by our scorer: the plumbing's tests then plant one difference."""
+    from oipr_bench.reference import nab
+    from oipr_bench.reference.nab_scoring import normalised, perfect_score, score_detector
+
+    corpus = nab.open_corpus(root)
+    totals = {}
+    for det in corpus.detectors:
+        scores = score_detector(corpus, det, {p: corpus.thresholds[det][p]["threshold"] for p in corpus.profiles})
+        totals[det] = {}
+        for prof, acc in scores.items():
+            lines = ["Detector,Profile,File,Threshold,Score,TP,TN,FP,FN,Total_Count"]
+            for f in acc.files:
+                lines.append(f"{det},{prof},{f.series},{f.threshold!r},{f.score!r},{f.tp},{f.tn},{f.fp},{f.fn},{f.scored_rows}")
+            lines.append(f"Totals,,,,{acc.total!r},{sum(f.tp for f in acc.files)},{sum(f.tn for f in acc.files)},"
+                         f"{sum(f.fp for f in acc.files)},{sum(f.fn for f in acc.files)},{sum(f.scored_rows for f in acc.files)}")
+            (root / "results" / det / f"{det}_{prof}_scores.csv").write_text("\n".join(lines) + "\n")
+            totals[det][prof] = acc.total
+    board = {det: {p: normalised(totals[det][p], totals["null"][p], perfect_score(corpus, p)) for p in corpus.profiles}
+             for det in corpus.detectors}
+    (root / "results" / "final_results.json").write_text(json.dumps(board, indent=4))

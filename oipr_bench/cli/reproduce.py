@@ -3,7 +3,9 @@
 Tables A1, C1 and C2 come from the special-scenario dataset the package ships
 (:mod:`oipr_bench.reports.reproduce`). Tables 6, 7 and 8 (their SMD rows) come from the paper
 authors' published SMD slice, which the package does not ship: ``--data DIR`` names the folder
-holding their ``SMD_*.csv`` (:mod:`oipr_bench.reports.smd_tables`); ``--evaluator SPEC`` (any
+holding their ``SMD_*.csv`` (:mod:`oipr_bench.reports.smd_tables`). ``--table nab --data DIR`` recomputes NAB's scoreboard and
+per-file score tables from a NAB folder (:mod:`oipr_bench.reports.nab_reproduce`; ``--optimize`` searches
+the thresholds again as NAB's current optimiser does). ``--evaluator SPEC`` (any
 shape ``oipr-bench audit`` accepts, with its ``--param``, ``--input``, ``--lower-is-better``,
 ``--bounds``, ``--timeout`` and ``--isolate``) adds the user's column and ranking.
 
@@ -21,7 +23,9 @@ from ..reports.reproduce import FORMATS, TABLES, render, reproduce
 
 #: The SMD tables (rows of dataset SMD of Tables 6, 7 and 8).
 SMD_TABLES: tuple[str, ...] = ("6", "7", "8")
-_CHOICES = (*TABLES, *SMD_TABLES)
+#: NAB's scoreboard and per-file score tables, from a NAB folder (``--data DIR``).
+NAB_TABLE = "NAB"
+_CHOICES = (*TABLES, *SMD_TABLES, NAB_TABLE)
 #: Options that only make sense with an SMD table, and their flags.
 _SMD_ONLY = {"data": "--data", "evaluator": "--evaluator", "param": "--param", "input": "--input",
              "lower_is_better": "--lower-is-better", "bounds": "--bounds", "timeout": "--timeout", "isolate": "--isolate"}
@@ -30,7 +34,7 @@ _SMD_ONLY = {"data": "--data", "evaluator": "--evaluator", "param": "--param", "
 def _table(value: str) -> str:
     key = value.upper()
     if key not in _CHOICES:
-        raise argparse.ArgumentTypeError(f"invalid table {value!r} (choose from {', '.join(_CHOICES)})")
+        raise argparse.ArgumentTypeError(f"invalid table {value!r} (choose from {', '.join(_CHOICES[:-1])}, nab)")
     return key
 
 
@@ -38,17 +42,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``reproduce`` sub-command."""
     parser = subparsers.add_parser(
         "reproduce",
-        help="recompute the paper's Table A1 (or C1, C2, or 6-8 on SMD) and mark every value that differs",
+        help="recompute the paper's Table A1 (or C1, C2, 6-8 on SMD, or NAB's scoreboard) and mark every value that differs",
         description="Recompute the paper's Table A1 (25 cases x 7 evaluators, P/R/F1), Table C1 (long/short "
-        "threshold) or Table C2 (OIPR attenuations) with the built-in evaluators, or the SMD rows of Tables 6, 7 "
-        "and 8 from the authors' SMD slice (--data DIR), mark every value that differs from the paper and print "
-        "a summary line. Exit code 0 when everything matches, 1 otherwise.",
+        "threshold) or Table C2 (OIPR attenuations) with the built-in evaluators, the SMD rows of Tables 6, 7 "
+        "and 8 from the authors' SMD slice (--data DIR), or NAB's scoreboard and per-file score tables from a NAB "
+        "folder (--table nab --data DIR), mark every value that differs and print a summary line. Exit code 0 when "
+        "everything matches, 1 otherwise.",
     )
-    parser.add_argument("--table", type=_table, default="A1", metavar="{A1,C1,C2,6,7,8}",
-                        help="table to reproduce (default A1); 6, 7 and 8 need --data")
+    parser.add_argument("--table", type=_table, default="A1", metavar="{A1,C1,C2,6,7,8,nab}",
+                        help="table to reproduce (default A1); 6, 7, 8 and nab need --data")
     parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default table)")
-    smd = parser.add_argument_group("Tables 6, 7 and 8 (SMD)")
-    smd.add_argument("--data", metavar="DIR", help="folder holding the authors' SMD_*.csv (gt,pred columns)")
+    smd = parser.add_argument_group("Tables 6, 7 and 8 (SMD), and NAB")
+    smd.add_argument("--data", metavar="DIR", help="folder holding the authors' SMD_*.csv (gt,pred columns); "
+                     "with --table nab, a NAB checkout or a copy in NAB's layout (.csv or .csv.gz)")
+    smd.add_argument("--optimize", action="store_true",
+                     help="with --table nab: search the thresholds again as NAB's current optimiser does and print "
+                     "them beside config/thresholds.json")
     smd.add_argument("--evaluator", metavar="SPEC",
                      help="also rank the detectors with your evaluator: a built-in name, pkg.mod:Name, pkg.mod.Name "
                      "or file.py:Name (as oipr-bench audit takes it)")
@@ -79,6 +88,21 @@ def _check_combination(args: argparse.Namespace) -> None:
 
     defaults = {"param": [], "lower_is_better": False, "isolate": False}
     given = [flag for dest, flag in _SMD_ONLY.items() if getattr(args, dest) != defaults.get(dest)]
+    if args.table == NAB_TABLE:
+        from ..reports.nab_reproduce import NAB_FORMATS
+
+        extra = [flag for flag in given if flag != "--data"]
+        if extra:
+            raise UsageError(f"{', '.join(extra)}: not with --table nab (it compares NAB's published numbers; "
+                             "rank your evaluator on NAB with oipr-bench realdata)")
+        if not args.data:
+            raise UsageError("--table nab needs --data DIR, a NAB checkout or a copy in NAB's layout "
+                             "(labels/, config/, results/; get it from https://github.com/numenta/NAB)")
+        if args.format not in NAB_FORMATS:
+            raise UsageError(f"--format {args.format}: --table nab prints {' or '.join(NAB_FORMATS)}")
+        return
+    if args.optimize:
+        raise UsageError("--optimize: only with --table nab")
     if args.table not in SMD_TABLES:
         if given:
             raise UsageError(f"{', '.join(given)}: only with --table 6, 7 or 8 (the SMD tables)")
@@ -104,6 +128,8 @@ def _check_combination(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_combination(args)
+    if args.table == NAB_TABLE:
+        return _run_nab(args)
     if args.table in SMD_TABLES:
         return _run_smd(args)
     result = reproduce(args.table)
@@ -126,4 +152,12 @@ def _run_smd(args: argparse.Namespace) -> int:
                                   higher_is_better=False if args.lower_is_better else None, bounds=args.bounds)
     result = reproduce_smd(args.table, args.data, user=user, data=data)
     sys.stdout.write(render_smd(result, args.format))
+    return 0 if result.ok else 1
+
+
+def _run_nab(args: argparse.Namespace) -> int:
+    from ..reports.nab_reproduce import render_nab, reproduce_nab
+
+    result = reproduce_nab(args.data, optimize=args.optimize)
+    sys.stdout.write(render_nab(result, args.format))
     return 0 if result.ok else 1

@@ -29,7 +29,8 @@ import numpy as np
 
 from ._base import Score, f1_from, make_score
 
-__all__ = ["Score", "EvaluatorInfo", "get", "names", "info", "f1_from", "make_score", "NAMES", "SCORE_NAMES"]
+__all__ = ["Score", "EvaluatorInfo", "get", "names", "info", "f1_from", "make_score", "NAMES", "SCORE_NAMES",
+           "NUMBER_NAMES"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,13 @@ _SCORE_REGISTRY: tuple[EvaluatorInfo, ...] = (
 )
 SCORE_NAMES: tuple[str, ...] = tuple(i.name for i in _SCORE_REGISTRY)
 
+#: Evaluators of 0/1 predictions that return one number instead of P/R/F1: the NAB score
+#: (:class:`oipr_bench.evaluators.nab.NAB`); :func:`get` and :func:`info` know them.
+_NUMBER_REGISTRY: tuple[EvaluatorInfo, ...] = (
+    EvaluatorInfo("NAB", "nab", "NAB", 2, "the NAB score (Lavin & Ahmad, ICMLA 2015; numenta/NAB's scorer)"),
+)
+NUMBER_NAMES: tuple[str, ...] = tuple(i.name for i in _NUMBER_REGISTRY)
+
 
 def info(name: str) -> EvaluatorInfo:
     """Return the :class:`EvaluatorInfo` of the built-in evaluator ``name``.
@@ -98,11 +106,11 @@ def info(name: str) -> EvaluatorInfo:
     KeyError
         If ``name`` is not one of :data:`NAMES`; the message lists them.
     """
-    for item in _REGISTRY + _SCORE_REGISTRY:
+    for item in _REGISTRY + _SCORE_REGISTRY + _NUMBER_REGISTRY:
         if item.name == name:
             return item
     raise KeyError(f"unknown evaluator {name!r}; built-in evaluators are {', '.join(NAMES)}; "
-                   f"score evaluators are {', '.join(SCORE_NAMES)}")
+                   f"score evaluators are {', '.join(SCORE_NAMES)}; one-number evaluators are {', '.join(NUMBER_NAMES)}")
 
 
 def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
@@ -112,7 +120,8 @@ def get(name: str, **params: Any) -> Callable[[np.ndarray, np.ndarray], Score]:
     ----------
     name : str
         One of "PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR", or a score
-        evaluator of :data:`SCORE_NAMES` (its call takes ``(y_true, scores)`` and returns a float).
+        evaluator of :data:`SCORE_NAMES` (its call takes ``(y_true, scores)`` and returns a float), or
+        "NAB" (:data:`NUMBER_NAMES`: 0/1 predictions in, one number out).
     **params
         Evaluator parameters; omitted ones take the paper's Table 3 values.
 

@@ -35,6 +35,7 @@ from typing import Any, Iterable, Iterator, Mapping
 import numpy as np
 
 from ..errors import UsageError
+from ..evaluators.kernels.nab import probation_rows as _probation_rows
 from ..guards import MAX_TEXT_BYTES, UnreadableFile, clip, loads_json, printable, read_regular_bytes
 
 __all__ = ["NabDataError", "NabCorpus", "NabResult", "NabScoreRow", "PROBATION_PERCENT", "COST_KEYS",
@@ -467,14 +468,9 @@ def probation_rows(n_rows: int, probation_percent: float = PROBATION_PERCENT) ->
     """NAB's probationary period in rows: the rows ``i < min(floor(p * n), p * 5000)`` are left out.
 
     ``nab/util.py`` ``getProbationPeriod`` and ``nab/sweeper.py``: a row is probationary when its index
-    is below that bound, so the count is the bound rounded up.
+    is below that bound, so the count is the bound rounded up (:func:`oipr_bench.evaluators.kernels.nab.probation_rows`).
     """
-    if n_rows < 0:
-        raise ValueError(f"n_rows must be >= 0, got {n_rows}")
-    if not (0.0 <= probation_percent <= 1.0):
-        raise ValueError(f"probation_percent must be in [0, 1], got {probation_percent}")
-    bound = min(math.floor(probation_percent * n_rows), probation_percent * 5000)
-    return int(math.ceil(bound))
+    return _probation_rows(n_rows, probation_percent)
 
 
 # --------------------------------------------------------------------------- published tables
