@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 from pathlib import Path
 
@@ -126,6 +127,24 @@ def test_cells_equal_hand_counts(corpus):
     assert t.values[names.index("AUC-ROC"), n, :].tolist() == [0.5, 0.5]
 
 
+def test_nab_cells_are_nab_raw_scores_on_the_whole_series(corpus):
+    """NAB scores the whole series and leaves its own probationary rows out (Lavin & Ahmad 2015, Sec. IV)."""
+    t = realdata(corpus, resamples=20).table
+    m = [x.name for x in t.metrics].index("NAB")
+    assert t.metrics[m].aggregation == "sum" and t.metrics[m].params["normalize"] is False
+    sig = lambda x: 1.0 / (1.0 + math.exp(-x))  # noqa: E731
+    first_row = 1.0        # a detection on a window's first row: tpWeight (NAB divides by the sigmoid at -1)
+    s = t.series.index("realTest/a.csv")
+    assert t.values[m, t.detectors.index("good"), s] == pytest.approx(first_row, abs=1e-12)
+    # fair: the window's first row, a false positive at row 20 before any window (-fpWeight), and one at row 70,
+    # (70 - 59) / (10 - 1) window lengths after the window ending at row 59
+    fair = first_row - 0.11 + 0.11 * (2 * sig(-5.0 * 11 / 9) - 1)
+    assert t.values[m, t.detectors.index("fair"), s] == pytest.approx(fair, abs=1e-12)
+    assert t.values[m, t.detectors.index("null"), s] == -1.0         # one missed window, fnWeight 1
+    ranking = realdata(corpus, resamples=20).analysis.ranking("NAB")
+    assert ranking.standing("good").value == pytest.approx(3 * first_row, abs=1e-12)  # 1 window on a, 2 on b
+
+
 def test_rankings_and_baselines(corpus):
     result = realdata(corpus, resamples=100, seed=3)
     pw = result.analysis.ranking("PW")
@@ -186,7 +205,7 @@ def test_every_format_carries_the_protocol_and_the_agreement(corpus, capsys):
 
 def test_progress_lines_go_to_stderr(corpus, capsys):
     code, out, err = _cli(capsys, ["realdata", "--data", str(corpus), "--resamples", "10"])
-    assert code == 0 and "realdata: null scored on 3 series" in err and "scored on" not in out
+    assert code == 0 and "realdata: null scored on 3 series" in err and "realdata: " not in out
 
 
 def test_output_file_and_plot(corpus, tmp_path, capsys):
@@ -378,8 +397,9 @@ def test_nab_table_covers_every_detector_and_builtin(nab_result):
     assert len(t.series) + len(t.left_out) == 58
     assert np.isfinite(t.values[[m.name for m in t.metrics].index("PW")]).all()
     names = [m.name for m in t.metrics]
-    assert names[:13] == ["PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR", "AUC-ROC", "AUC-PR", "R-AUC-ROC",
-                          "R-AUC-PR", "VUS-ROC", "VUS-PR"]
+    assert names == ["PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR", "AUC-ROC", "AUC-PR", "R-AUC-ROC",
+                     "R-AUC-PR", "VUS-ROC", "VUS-PR", "NAB"]
+    assert np.isfinite(t.values).all() or np.isnan(t.values[names.index("AM")]).any()
 
 
 def test_nab_null_is_last_under_point_wise_f1_and_random_is_below_every_real_detector(nab_result):

@@ -1,7 +1,7 @@
 """The real-data picture: each metric's ranks of the detectors, and the metrics' rank agreement.
 
-Left: a detectors x metrics grid of ranks (1 = best, darker), the baselines ``random`` and ``null``
-marked.  Right: Kendall's tau-b between every pair of metrics, each cell with its 95 %
+Top: a detectors x metrics grid of ranks (1 = best, darker), the baselines ``random`` and ``null``
+marked.  Below: Kendall's tau-b between every pair of metrics, each cell with its 95 %
 cluster-bootstrap interval.  The input is the plain data of
 :func:`oipr_bench.realdata.render.to_dict` (this module does not import :mod:`oipr_bench.realdata`:
 the two packages sit side by side in layer 6).
@@ -44,8 +44,8 @@ def realdata_figure(data: Mapping[str, Any]) -> Any:
     low = agreement["low"]
     high = agreement["high"]
     m, d = len(metrics), len(detectors)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(4 + 0.9 * m + 1.1 * m, 2 + 0.38 * max(d, m)),
-                                      gridspec_kw={"width_ratios": [m + 3, m + 3]})
+    fig, (left, right) = plt.subplots(2, 1, figsize=(3 + 0.8 * m, 2.5 + 0.32 * d + 0.55 * m),
+                                      gridspec_kw={"height_ratios": [0.32 * d, 0.55 * m]})
     left.imshow(ranks, cmap="Blues_r", vmin=1, vmax=max(d, 2), aspect="auto")
     for i in range(d):
         for j in range(m):
@@ -63,7 +63,8 @@ def realdata_figure(data: Mapping[str, Any]) -> Any:
             text = "nan" if tau[i, j] != tau[i, j] else f"{tau[i, j]:.2f}"
             if lo is not None and hi is not None:
                 text += f"\n[{lo:.2f},{hi:.2f}]"
-            right.text(j, i, text, ha="center", va="center", fontsize=5)
+            right.text(j, i, text, ha="center", va="center", fontsize=6,
+                       color="white" if abs(tau[i, j]) > 0.6 else "black")
     right.set_xticks(range(m), metrics, rotation=60, ha="right", fontsize=7)
     right.set_yticks(range(m), metrics, fontsize=7)
     protocol = data.get("protocol", {})

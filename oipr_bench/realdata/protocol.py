@@ -55,6 +55,9 @@ class Metric:
         The user's evaluator (``--evaluator``), called through the audit's guards.
     ranks_by : str
         What number ranks: "F1" for a P/R evaluator, "score" for one number, "raw score" for NAB.
+    whole_series : bool
+        The metric takes the whole series and leaves NAB's probationary rows out itself (NAB): the
+        same rows are left out, and its windows and false-positive distances stay NAB's.
     fn : callable or None
         A built-in's evaluator; None for the user's (called through a Caller).
     """
@@ -66,11 +69,13 @@ class Metric:
     params: dict[str, Any] = field(default_factory=dict)
     user: bool = False
     ranks_by: str = "F1"
+    whole_series: bool = False
     fn: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "input": self.kind, "higher_is_better": self.higher_is_better,
                 "aggregation": self.aggregation, "ranks_by": self.ranks_by, "user": self.user,
+                "whole_series": self.whole_series,
                 "params": {k: v for k, v in self.params.items()}}
 
 
@@ -109,8 +114,10 @@ class Protocol:
             "no anomalous row after them is left out for every metric",
             "score metrics: the detector's anomaly_score as it is",
             binarised,
-            "ranking: mean over series (NAB: sum of its raw per-series scores, its own aggregation); a P/R "
-            "metric ranks by F1; undefined cells (NaN) are left out of a mean",
+            "ranking: mean over series; NAB: the sum of its raw per-series scores (its own corpus aggregation; "
+            "NAB's normalised score is an increasing affine map of it), scored on the whole series with its own "
+            f"probationary rows left out ({self.profile} profile); a P/R metric ranks by F1; undefined cells (NaN) "
+            "are left out of a mean",
             f"intervals: 95 % percentile bootstrap over series, {self.resamples} resamples, seed {self.seed}; "
             "Kendall's tau-b over detectors, the same resamples for every metric (cluster bootstrap)",
         ]
@@ -140,9 +147,9 @@ def builtin_metrics(profile: str = PROFILE) -> list[Metric]:
         fn = evaluators.get(name)
         metrics.append(Metric(name, "scores", True, "mean", dict(fn.params), ranks_by="score", fn=fn))
     if nab_available():
-        fn = evaluators.get("NAB", profile=profile)
-        metrics.append(Metric("NAB", "binary", True, "sum", dict(getattr(fn, "params", {"profile": profile})),
-                              ranks_by="raw score", fn=fn))
+        fn = evaluators.get("NAB", profile=profile, normalize=False)
+        metrics.append(Metric("NAB", "binary", True, "sum", dict(fn.params), ranks_by="raw score",
+                              whole_series=True, fn=fn))
     return metrics
 
 

@@ -123,13 +123,19 @@ def _text(result: RealdataResult) -> str:
             out.append(f"    {s.rank:>3} {s.detector.ljust(dw)}  {_f(s.value)} [{_f(s.low)}, {_f(s.high)}]  "
                        f"{s.defined}{mark}")
         out.append(f"    {_placement(r, n)}")
-    out += ["", f"Agreement: Kendall's tau-b over the {n} detectors [95 % cluster-bootstrap interval, series resampled, "
-            f"{a.resamples} resamples, seed {a.seed}]:"]
+    out += ["", f"Agreement: Kendall's tau-b over the {n} detectors (row metric against column metric):"]
+    short = [m if len(m) <= 9 else m[:8] + "~" for m in a.metrics]
     mw = max(len(m) for m in a.metrics)
+    out.append("  " + " " * mw + "".join(f"{x:>10}" for x in short))
     for i, m in enumerate(a.metrics):
-        cells = [f"{o} {_f(a.tau[i, j], 2)} [{_f(a.tau_low[i, j], 2)}, {_f(a.tau_high[i, j], 2)}]"
-                 for j, o in enumerate(a.metrics) if j != i]
-        out.append(f"  {m.ljust(mw)}  " + "; ".join(cells))
+        out.append(f"  {m.ljust(mw)}" + "".join(f"{'-' if i == j else _f(a.tau[i, j], 2):>10}"
+                                                 for j in range(len(a.metrics))))
+    out += ["", f"Kendall's tau-b with its 95 % cluster-bootstrap interval (series resampled, {a.resamples} resamples, "
+            f"seed {a.seed}):"]
+    for i, m in enumerate(a.metrics):
+        for j in range(i + 1, len(a.metrics)):
+            out.append(f"  {m} ~ {a.metrics[j]}: {_f(a.tau[i, j], 2)} [{_f(a.tau_low[i, j], 2)}, "
+                       f"{_f(a.tau_high[i, j], 2)}]")
     summary = user_summary(result)
     if summary is not None:
         closest = summary["closest"]

@@ -123,6 +123,7 @@ def _number(result: Any) -> float:
 
 def _builtin_cell(metric: Metric, y: np.ndarray, scores: np.ndarray, pred: np.ndarray,
                   candidates: np.ndarray | None) -> float:
+    """One built-in on one (detector, series) pair: ``y``, ``scores`` and ``pred`` are the rows it takes."""
     fn = metric.fn
     assert fn is not None
     if metric.kind == "scores":
@@ -222,13 +223,19 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
             if not y.any():
                 empty[result.series] = "no anomalous row after the probationary period"
             else:
-                pred = (scores >= thresholds[result.detector]).astype(np.int8)
-                candidates = candidate_thresholds(scores, thresholds[result.detector]) if protocol.oracle else None
+                threshold = thresholds[result.detector]
+                pred = (scores >= threshold).astype(np.int8)
+                candidates = candidate_thresholds(scores, threshold) if protocol.oracle else None
+                whole = (np.ascontiguousarray(y_full, dtype=np.int8),
+                         np.ascontiguousarray(result.anomaly_score, dtype=np.float64))
                 for m, metric in enumerate(metrics):
                     if metric.user:
                         assert cells is not None
                         where = f"{result.detector} on {result.series}"
                         values[m, d, s] = cells.cell(where, y, scores, pred, candidates)
+                    elif metric.whole_series:
+                        whole_pred = (whole[1] >= threshold).astype(np.int8)
+                        values[m, d, s] = _builtin_cell(metric, whole[0], whole[1], whole_pred, candidates)
                     else:
                         values[m, d, s] = _builtin_cell(metric, y, scores, pred, candidates)
             done[result.detector] += 1
