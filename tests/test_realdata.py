@@ -336,6 +336,11 @@ def test_output_into_a_missing_folder_is_refused(corpus, tmp_path, capsys):
     _refused(capsys, ["realdata", "--data", str(corpus), "-o", str(tmp_path / "no" / "t.txt")], "does not exist")
 
 
+def test_output_that_is_a_folder_is_refused(corpus, tmp_path, capsys):
+    _refused(capsys, ["realdata", "--data", str(corpus), "-o", str(tmp_path)], "is a folder")
+    _refused(capsys, ["realdata", "--data", str(corpus), "-o", str(tmp_path) + "/"], "path separator")
+
+
 def test_output_and_plot_on_one_file_are_refused(corpus, tmp_path, capsys):
     pytest.importorskip("matplotlib")
     path = str(tmp_path / "x.svg")
@@ -367,10 +372,26 @@ def test_never_writes_over_the_evaluator_source(corpus, tmp_path, capsys, monkey
         "timestamp,value,anomaly_score,label\n2020-01-01 00:00:00,1,nan,0\n", encoding="utf-8"), "good_b.csv"),
     (lambda root: (root / "config" / "thresholds.json").write_text("{\"good\": 3}", encoding="utf-8"),
      "config/thresholds.json"),
+    (lambda root: (root / "results" / "null" / "realTest" / "null_b.csv").write_text(
+        "time,value,score\n2020-01-01 00:00:00,1,0.5\n", encoding="utf-8"), "null_b.csv: line 1: columns"),
+    (lambda root: _swap_rows(root / "results" / "random" / "realTest" / "random_a.csv", 51, 30),
+     "random_a.csv: line 32: timestamps out of order"),
+    (lambda root: _truncate(root / "results" / "good" / "realTest" / "good_b.csv", 60), "lies outside its series"),
 ])
 def test_bad_corpus_files_are_named_in_one_line(corpus, capsys, edit, expected):
     edit(corpus)
     _refused(capsys, ["realdata", "--data", str(corpus), "--quiet"], expected)
+
+
+def _swap_rows(path: Path, i: int, j: int) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[i + 1], lines[j + 1] = lines[j + 1], lines[i + 1]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _truncate(path: Path, rows: int) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[: rows + 1]) + "\n", encoding="utf-8")
 
 
 def test_a_detector_without_a_threshold_is_named(corpus, capsys):

@@ -40,6 +40,7 @@ import pytest
 
 from .options import OPTIONS, register, taken_names, value
 from .outputs import check_outputs, check_report_path, note_pytest_inputs, report_paths
+from .realdata import check_realdata, realdata_html, run_realdata, write_realdata
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
 
 
@@ -100,7 +101,7 @@ def pytest_configure(config: pytest.Config) -> None:
                            parse_params(value(config, "evaluator_param"), option="--evaluator-param"))
         note_pytest_inputs(config)
         check_outputs(config)
-        _check_realdata(config)
+        check_realdata(config)
         state = PluginState(AuditSession(resolved, options), strict=bool(value(config, "strict_expectations")))
     except (OiprBenchError, ValueError, OSError) as exc:
         scope.close()
@@ -114,53 +115,6 @@ def pytest_configure(config: pytest.Config) -> None:
     _forget_other_evaluators_failures(config, str(evaluator))
     config.stash[STATE] = state
     config.pluginmanager.register(state, "oipr-bench-state")
-
-
-def _check_realdata(config: pytest.Config) -> None:
-    """``--oipr-realdata DIR``: a NAB folder (its layout and JSON files checked now), never a report's folder to overwrite."""
-    import os
-
-    from ..errors import OverwriteRefused, UsageError
-
-    folder = value(config, "realdata")
-    if folder is None:
-        return
-    if not os.path.isdir(folder):
-        raise UsageError(f"--oipr-realdata {folder!r}: not a folder (a NAB checkout or a copy in NAB's layout)")
-    root = os.path.realpath(folder) + os.sep
-    for flag, path, _, _ in report_paths(config):
-        if os.path.exists(path) and os.path.realpath(path).startswith(root):
-            raise OverwriteRefused(f"{flag} {path}: refusing to write over a file of the NAB data folder {folder}, "
-                                   "which this run reads; choose another output path")
-    from ..reference.nab import open_corpus
-
-    open_corpus(folder)
-
-
-def _run_realdata(session: pytest.Session) -> None:
-    """``--oipr-realdata``: the evaluator's column on NAB beside the built-ins (kept on the state for the
-    summary and the HTML report); a failure is named, never an internal error at the end of the run."""
-    config = session.config
-    state = state_of(config)
-    if state is None or _is_worker(config) or config.option.collectonly or value(config, "realdata") is None:
-        return
-    import sys
-
-    from ..realdata.table import realdata, user_from_resolved
-
-    audit = state.session
-    try:
-        user = user_from_resolved(audit.resolved, audit.declarations, timeout=audit.options.timeout,
-                                  isolate=audit.options.isolate)
-        state.realdata = realdata(value(config, "realdata"), user=user,  # type: ignore[attr-defined]
-                                  progress=lambda line: print(line, file=sys.stderr, flush=True))
-    except Exception as exc:  # noqa: BLE001 - named in the summary; the run fails
-        state.realdata_error = f"--oipr-realdata: {type(exc).__name__}: {exc}"  # type: ignore[attr-defined]
-        if session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        return
-    if state.realdata.table.problems and session.exitstatus == 0:  # type: ignore[attr-defined]
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a failed cell fails the run (the others are kept)
 
 
 def _refuse_options_without_evaluator(config: pytest.Config) -> None:
@@ -321,7 +275,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     try:
         if not _refuse_inapplicable_declarations(session):
-            _run_realdata(session)
+            if state_of(session.config) is not None and not _is_worker(session.config):
+                run_realdata(session, state_of(session.config))
             _write_reports(session)
     finally:
         session.config.stash[EXIT_STATUS] = int(session.exitstatus)
@@ -381,12 +336,7 @@ def _write_reports(session: pytest.Session) -> None:
                 )
             else:
                 try:
-                    extra = ""
-                    if getattr(state, "realdata", None) is not None:
-                        from ..reports.realdata_section import realdata_section_html
-
-                        extra = realdata_section_html(state.realdata)  # type: ignore[attr-defined]
-                    write_report(profile, value(config, "html"), extra_html=extra)
+                    write_report(profile, value(config, "html"), extra_html=realdata_html(state))
                     state.written.append(f"HTML report written to {value(config, 'html')}")  # type: ignore[attr-defined]
                 except Exception as exc:
                     state.write_errors.append(f"--oipr-html: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
@@ -417,27 +367,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if value(config, "atlas"):
         _write_atlas_placement(tr, state)
     if value(config, "realdata") is not None:
-        _write_realdata(tr, state)
+        write_realdata(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")
     for line in getattr(state, "write_errors", []):
         tr.write_line(f"oipr-bench: ERROR: {line}", red=True)
-
-
-def _write_realdata(tr: Any, state: Any) -> None:
-    """``--oipr-realdata``: the evaluator among the built-ins on NAB (the text of ``oipr-bench realdata``)."""
-    error = getattr(state, "realdata_error", None)
-    if error:
-        tr.write_line(f"oipr-bench: ERROR: {error}", red=True)
-        return
-    result = getattr(state, "realdata", None)
-    if result is None:
-        return
-    from ..realdata.render import render
-
-    tr.write_sep("=", "oipr-bench realdata: the evaluator among the metrics on NAB")
-    for line in render(result, "text").rstrip("\n").split("\n"):
-        tr.write_line(line)
 
 
 def _write_atlas_placement(tr: Any, state: Any) -> None:
