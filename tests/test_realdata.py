@@ -428,3 +428,25 @@ def test_nab_null_is_last_under_point_wise_f1_and_random_is_below_every_real_det
     assert pw.null_rank == 16 and pw.random_rank == 15 and pw.random_above == ()
     pa = nab_result.analysis.ranking("PA")
     assert pa.random_rank < 16 and pa.standing("random").value > 0.5     # point adjustment lifts random scores
+
+
+def test_nab_facts_the_docs_state(nab_result):
+    """docs/realdata.md: PA%K equals PW on every pair at NAB's thresholds; ARTime, earthgeckoSkyline and
+    twitterADVec give one score value to nearly every row."""
+    from oipr_bench.reference import nab
+
+    t = nab_result.table
+    names = [m.name for m in t.metrics]
+    assert np.array_equal(t.values[names.index("PW")], t.values[names.index("PA%K")])
+    corpus = nab.open_corpus(SHARED_NAB)
+    for det in ("ARTime", "earthgeckoSkyline", "twitterADVec"):
+        shares = [np.unique(r.anomaly_score, return_counts=True)[1].max() / r.anomaly_score.size
+                  for r in nab.iter_results(corpus, detectors=[det])]
+        assert np.median(shares) > 0.99, det
+    for det in ("numenta", "htmjava"):
+        shares = [np.unique(r.anomaly_score, return_counts=True)[1].max() / r.anomaly_score.size
+                  for r in nab.iter_results(corpus, detectors=[det])]
+        assert np.median(shares) < 0.5, det
+    auc = nab_result.analysis.ranking("AUC-ROC")
+    assert auc.standing("contextOSE").value < 0.5
+    assert auc.standing("random").rank < auc.standing("ARTime").rank

@@ -245,6 +245,13 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
     finally:
         if cells is not None:
             cells.close()
+    if cells is not None and len(cells.kinds) == 1:  # what the user's evaluator returned: P/R (ranked by F1) or one number
+        from dataclasses import replace
+
+        from ..auditing.calling.coerce import KIND_PR
+
+        ranked = "F1" if next(iter(cells.kinds)) == KIND_PR else "its one number"
+        metrics[-1] = replace(metrics[-1], ranks_by=ranked)
     keep = [i for i, s in enumerate(names) if s not in empty]
     return RealdataTable(tuple(metrics), dets, tuple(names[i] for i in keep), values[:, :, keep],
                          tuple(sorted(empty.items())), tuple(cells.problems) if cells is not None else (),
