@@ -356,6 +356,14 @@ def test_never_writes_over_a_file_of_the_data_folder(corpus, capsys, victim):
     assert target.read_bytes() == before
 
 
+def test_the_plot_never_writes_over_a_file_of_the_data_folder(corpus, capsys):
+    pytest.importorskip("matplotlib")
+    target = corpus / "results" / "picture.png"
+    target.write_bytes(b"not mine to replace")
+    _refused(capsys, ["realdata", "--data", str(corpus), "--plot", str(target)], "refusing to write over")
+    assert target.read_bytes() == b"not mine to replace"
+
+
 def test_never_writes_over_the_evaluator_source(corpus, tmp_path, capsys, monkeypatch):
     source = tmp_path / "mine.py"
     source.write_text("def f(y_true, y_pred):\n    return 0.5\n", encoding="utf-8")
