@@ -3,7 +3,9 @@ per-row scores on every file of the shared corpus, and its parameters."""
 
 from __future__ import annotations
 
+import doctest
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,3 +117,14 @@ def test_nab_equals_nabs_own_per_row_scores_on_every_file() -> None:
             assert np.max(np.abs(got - column)) <= 1e-9, (res.detector, res.series, profile)
             checked += 1
     assert checked == 16 * 58 * 3
+
+
+def test_the_docs_example_and_the_docstring_examples_run() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "evaluators.md").read_text(encoding="utf-8")
+    section = text[text.index("## The NAB score"):text.index("## Sources")]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    runner = doctest.DocTestRunner()
+    runner.run(doctest.DocTestParser().get_doctest(block, {}, "evaluators.md", "docs/evaluators.md", 0))
+    for test in doctest.DocTestFinder().find(NAB):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 6

@@ -201,7 +201,8 @@ def test_the_stored_reference_values_match_a_fresh_run():
     fresh = build_property_document()
     assert {row["evaluator"]: {p["name"]: p["value"] for p in row["properties"]} for row in fresh["evaluators"]} == stored
     # the seven binary built-ins and the six score evaluators (issue 29), each with its default parameters
-    assert list(stored) == list(oipr_bench.evaluators.NAMES + oipr_bench.evaluators.SCORE_NAMES)
+    assert list(stored) == list(oipr_bench.evaluators.NAMES + oipr_bench.evaluators.SCORE_NAMES
+                                + oipr_bench.evaluators.NUMBER_NAMES)
     assert stored["VUS-PR"]["label_swap_duality"] == "not_applicable"  # it uses a 0/1 prediction as ground truth
     assert all(None not in row.values() for row in stored.values())  # every built-in gets a value on every property
 

@@ -176,8 +176,8 @@ def test_a_misspelt_score_builtin_is_suggested_and_every_builtin_listed(user_fol
         resolve(spec)
     message = str(info.value)
     assert f"did you mean {suggestion}?" in message
-    assert (f"built-in evaluators are {', '.join(NAMES)} (0/1 predictions) and {', '.join(SCORE_NAMES)} (scores);"
-            in message), message
+    assert (f"built-in evaluators are {', '.join(NAMES)} (0/1 predictions), {', '.join(SCORE_NAMES)} (scores) and "
+            "NAB (0/1 predictions, one number);" in message), message
     assert "\n" not in message
 
 

@@ -42,7 +42,7 @@ class Command(NamedTuple):
 # One entry per sub-command, in the order ``--help`` lists them. The help must equal the one the
 # module registers (a test checks it).
 COMMANDS: tuple[Command, ...] = (
-    Command("reproduce", "reproduce", "recompute the paper's Table A1 (or C1, C2, or 6-8 on SMD) and mark every value that differs"),
+    Command("reproduce", "reproduce", "recompute the paper's Table A1 (or C1, C2, 6-8 on SMD, or NAB's scoreboard) and mark every value that differs"),
     Command("build-scenarios", "build_scenarios", "regenerate the special-scenario JSON fixtures and their manifest"),
     Command("reference", "reference", "regenerate (--write) or verify (--check) the stored reference results"),
     Command("audit", "audit",

@@ -227,6 +227,7 @@ def reproduce_nab(data: str | os.PathLike[str], *, optimize: bool = False) -> Na
             raise NabDataError(f"results/{det}", "missing folder, or no entry in config/thresholds.json, for a "
                                "detector of final_results.json")
     scores: dict[str, dict[str, DetectorScores]] = {}
+    found: dict[str, dict[str, tuple[float, float]]] = {}
     rows: list[NabRowCheck] = []
     stale_tables: dict[str, str] = {}
     for det in detectors:
@@ -240,6 +241,10 @@ def reproduce_nab(data: str | os.PathLike[str], *, optimize: bool = False) -> Na
                 raise NabDataError("config/thresholds.json", f"{det}: no threshold for profile {p}")
             thresholds[p] = corpus.thresholds[det][p]["threshold"]
         scores[det] = score_detector(corpus, det, thresholds, sweep=optimize, also_at=also)
+        if optimize:  # sweep now and let the detector's rows go: one detector's rows in memory at a time
+            for prof, acc in scores[det].items():
+                found.setdefault(det, {})[prof] = optimise(acc, corpus.profiles[prof]["fnWeight"])
+                acc.sweep.clear()
         for p, table in tables.items():
             listed = {r.file for r in table if r.file != "Totals"}
             stale = listed != set(corpus.series)
@@ -250,7 +255,7 @@ def reproduce_nab(data: str | os.PathLike[str], *, optimize: bool = False) -> Na
     board = _board(corpus, published_board, {d: {p: s.total for p, s in per.items()} for d, per in scores.items()})
     result = NabReproduction(data=os.fspath(data), scoreboard=board, rows=rows, stale_tables=stale_tables)
     if optimize:
-        result.thresholds, result.optimised_board = _optimised(corpus, scores, published_board)
+        result.thresholds, result.optimised_board = _optimised(corpus, scores, found, published_board)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -268,14 +273,12 @@ def _board(corpus: NabCorpus, published: dict[str, dict[str, float]],
 
 
 def _optimised(corpus: NabCorpus, scores: dict[str, dict[str, DetectorScores]],
+               found: dict[str, dict[str, tuple[float, float]]],
                published_board: dict[str, dict[str, float]]) -> tuple[list[NabThreshold], list[NabValue]]:
-    found: dict[str, dict[str, tuple[float, float]]] = {}
     out = []
     for det, per in scores.items():
-        found[det] = {}
         for prof, acc in per.items():
-            t, s = optimise(acc, corpus.profiles[prof]["fnWeight"])
-            found[det][prof] = (t, s)
+            t, s = found[det][prof]
             pub = corpus.thresholds[det][prof]
             out.append(NabThreshold(det, prof, pub["threshold"], pub["score"], acc.total, t, s))
     # the scoreboard at the optimised thresholds: the corpus score there is the optimiser's own
@@ -293,6 +296,13 @@ def _grid(header: list[str], body: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in body)]
+
+
+def _gain(t: NabThreshold) -> str:
+    if t.optimised == t.published:
+        return "same threshold"
+    gain = t.optimised_score - t.rescored
+    return "same score" if abs(gain) <= 1e-9 else f"{gain:+.6f}"
 
 
 def _row_text(r: NabRowCheck) -> str:
@@ -321,7 +331,7 @@ def _render_table(res: NabReproduction) -> str:
         lines += ["", "Rows that differ:"] + [f"  {MISMATCH} {_row_text(r)}" for r in errors]
     stale = [r for r in res.rows if not r.match and r.stale]
     if stale:
-        lines += ["", f"Stale rows (tables written by an older run; {_stale_text(res)}):"]
+        lines += ["", f"Stale rows ({_stale_text(res)}):"]
         lines += [f"  {_row_text(r)}" for r in stale]
     notes = sorted({(r.detector, r.profile, r.threshold_note) for r in res.rows if r.threshold_note})
     if notes:
@@ -333,8 +343,7 @@ def _render_table(res: NabReproduction) -> str:
         lines += ["", "NAB's current optimiser (every distinct score swept) beside config/thresholds.json "
                   "(corpus raw scores; published threshold's score recomputed)", ""]
         body = [[t.detector, t.profile, f"{t.published!r}", _fmt(t.rescored), f"{t.optimised!r}",
-                 _fmt(t.optimised_score), "same" if t.optimised == t.published else
-                 f"{t.optimised_score - t.rescored:+.6f}"] for t in res.thresholds]
+                 _fmt(t.optimised_score), _gain(t)] for t in res.thresholds]
         lines += _grid(["detector", "profile", "published threshold", "its score", "optimised threshold",
                         "its score", "gain"], body)
         lines += ["", "NAB scoreboard at the optimised thresholds (final_results.json in parentheses)", ""]

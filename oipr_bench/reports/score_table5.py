@@ -1,8 +1,9 @@
-"""The six score evaluators' Table 5 rows: computed by auditing them, stored, checked, rendered.
+"""The six score evaluators' and NAB's Table 5 rows: computed by auditing them, stored, checked, rendered.
 
 The paper's Table 5 gives the seven binary built-ins' rows (re-derived by the audit 70 of 70,
 ``tests/test_characteristics.py``).  The score evaluators (AUC-ROC, AUC-PR, R-AUC-ROC, R-AUC-PR,
-VUS-ROC, VUS-PR; :data:`oipr_bench.evaluators.SCORE_NAMES`) have no row there: each is audited here
+VUS-ROC, VUS-PR; :data:`oipr_bench.evaluators.SCORE_NAMES`) and the NAB score (one number from 0/1
+predictions, :data:`oipr_bench.evaluators.NUMBER_NAMES`) have no row there: each is audited here
 with its default parameters (``oipr_bench.audit(NAME, suite="table5", sanity=False)``: every case's
 0/1 predictions handed over as 0.0/1.0 scores, read on the chance-anchored scale of
 :mod:`oipr_bench.auditing.table5.readings`), and the observed value of every characteristic is stored
@@ -32,8 +33,9 @@ __all__ = ["TABLE5_FILE", "build_score_table5", "write_score_table5", "check_sco
 TABLE5_FILE = "table5_score_evaluators.json"
 
 PROVENANCE = ("computed by oipr_bench.reports.score_table5 (`oipr-bench reference --write`): each score evaluator "
-              "with its default parameters, run through oipr_bench.audit(NAME, suite='table5', sanity=False) on the "
-              "Table A1 cases, each case's 0/1 predictions handed over as 0.0/1.0 scores and read on the "
+              "and NAB with its default parameters, run through oipr_bench.audit(NAME, suite='table5', sanity=False) on "
+              "the Table A1 cases, each case's 0/1 predictions handed over as 0.0/1.0 scores (to NAB as they are) and "
+              "read on the "
               "chance-anchored scale (oipr_bench.auditing.table5.readings); value and numbers are those of the "
               "characteristic's rule (oipr_bench.auditing.table5.rules, score_rules)")
 
@@ -58,7 +60,7 @@ def build_score_table5() -> dict[str, Any]:
         "dataset_version": dataset_version(),
         "package_version": __version__,
         "provenance": PROVENANCE,
-        "evaluators": [_row(name) for name in evaluators.SCORE_NAMES],
+        "evaluators": [_row(name) for name in evaluators.SCORE_NAMES + evaluators.NUMBER_NAMES],
     }
 
 
@@ -86,11 +88,11 @@ def score_table5_markdown(directory: str | Path | None = None) -> list[str]:
     doc = load_document(TABLE5_FILE, directory)
     rows = doc["evaluators"]
     names = [r["evaluator"] for r in rows]
-    lines = ["## The score built-ins on Table 5", "",
-             "The paper's ten characteristics read on the six score evaluators with their default parameters "
-             f"(`reference_results/{TABLE5_FILE}`, checked by `oipr-bench reference --check`): each case's 0/1 "
-             "predictions handed over as 0.0/1.0 scores, read on the chance-anchored scale. The seven binary "
-             "built-ins' rows are the paper's Table 5 (the audit re-derives all 70).", "",
+    lines = ["## The score built-ins and NAB on Table 5", "",
+             "The paper's ten characteristics read on the six score evaluators and on NAB with their default "
+             f"parameters (`reference_results/{TABLE5_FILE}`, checked by `oipr-bench reference --check`): each case's "
+             "0/1 predictions handed over as 0.0/1.0 scores (to NAB as they are), read on the anchored scale. The "
+             "seven binary built-ins' rows are the paper's Table 5 (the audit re-derives all 70).", "",
              "| characteristic | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for ch in CHARACTERISTICS:
         cells = [next(c["value"] for c in r["characteristics"] if c["name"] == ch) or UNDETERMINED for r in rows]

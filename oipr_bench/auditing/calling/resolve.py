@@ -300,9 +300,9 @@ def resolve(evaluator: Any, params: Mapping[str, Any] | None = None, *, name: st
     params = dict(params or {})
     if isinstance(evaluator, str):
         spec = evaluator.strip()
-        from ...evaluators import NAMES, SCORE_NAMES, get
+        from ...evaluators import NAMES, NUMBER_NAMES, SCORE_NAMES, get
 
-        if spec in NAMES + SCORE_NAMES:  # a score evaluator too: a score reference's own row is audited with it
+        if spec in NAMES + SCORE_NAMES + NUMBER_NAMES:  # a score evaluator too: a score reference's own row is audited with it
             try:
                 inst = get(spec, **params)
             except (TypeError, ValueError) as exc:
@@ -389,12 +389,12 @@ def _not_a_builtin(spec: str) -> str:
     """The message for a single word that is no built-in: list them and suggest the closest."""
     import difflib
 
-    from ...evaluators import NAMES, SCORE_NAMES
+    from ...evaluators import NAMES, NUMBER_NAMES, SCORE_NAMES
 
     if Path(f"{spec}.py").is_file():
         return _file_without_name(f"{spec}.py")
-    folded = {name.casefold(): name for name in NAMES + SCORE_NAMES}
+    folded = {name.casefold(): name for name in NAMES + SCORE_NAMES + NUMBER_NAMES}
     close = difflib.get_close_matches(spec.casefold(), list(folded), n=1, cutoff=0.6)
     hint = f"did you mean {folded[close[0]]}? " if close else ""
     return (f"evaluator {spec!r} is not a built-in evaluator: {hint}built-in evaluators are {', '.join(NAMES)} (0/1 "
-            f"predictions) and {', '.join(SCORE_NAMES)} (scores); your own evaluator is given as pkg.module:NAME or path/to/file.py:NAME")
+            f"predictions), {', '.join(SCORE_NAMES)} (scores) and {', '.join(NUMBER_NAMES)} (0/1 predictions, one number); your own evaluator is given as pkg.module:NAME or path/to/file.py:NAME")

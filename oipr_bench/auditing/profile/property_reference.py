@@ -2,7 +2,8 @@
 
 ``reference_results/properties.json`` (kind ``metric_properties`` of
 ``schema/reference.schema.json``) holds, for each of the seven built-in
-evaluators and the six score evaluators (:data:`~oipr_bench.evaluators.SCORE_NAMES`) with its default parameters, the observed value of every metric
+evaluators, the six score evaluators (:data:`~oipr_bench.evaluators.SCORE_NAMES`) and NAB
+(:data:`~oipr_bench.evaluators.NUMBER_NAMES`) with its default parameters, the observed value of every metric
 property with the numbers its rule compared, and where they come from
 (dataset version, the command that made them).  :func:`build_property_document`
 computes it, :func:`write_property_reference` writes it and
@@ -59,7 +60,7 @@ def build_property_document() -> dict[str, Any]:
         "dataset_version": DATASET_VERSION,
         "package_version": __version__,
         "provenance": PROVENANCE,
-        "evaluators": [_row(name) for name in evaluators.NAMES + evaluators.SCORE_NAMES],
+        "evaluators": [_row(name) for name in evaluators.NAMES + evaluators.SCORE_NAMES + evaluators.NUMBER_NAMES],
     }
 
 
