@@ -172,10 +172,52 @@ class _UserCells:
         self.kinds.add(outcome.result_kind)
         return float(outcome.score.f1)
 
+    def ranked(self, metric: Metric) -> Metric:
+        """``metric`` saying what ranks, from what the evaluator returned: P/R (its F1) or one number."""
+        from dataclasses import replace
+
+        from ..auditing.calling.coerce import KIND_PR
+
+        return replace(metric, ranks_by="F1" if next(iter(self.kinds)) == KIND_PR else "its one number")
+
     def close(self) -> None:
         self.caller.close()
         if len(self.kinds) > 1:
             self.problems.append("returned precision/recall on some files and one number on others")
+
+
+def _thresholds(corpus: "nab.NabCorpus", detectors: Sequence[str], profile: str) -> dict[str, float]:
+    """Each detector's NAB threshold (``config/thresholds.json``) under ``profile``; a missing one is refused."""
+    out: dict[str, float] = {}
+    for det in detectors:
+        try:
+            out[det] = float(corpus.thresholds[det][profile]["threshold"])
+        except (KeyError, TypeError, ValueError):
+            raise UsageError(f"config/thresholds.json: no {profile} threshold for detector {det!r}") from None
+    return out
+
+
+def _score_pair(metrics: Sequence[Metric], cells: "_UserCells | None", result: "nab.NabResult", y_full: np.ndarray,
+                start: int, threshold: float, oracle: bool) -> list[float]:
+    """Every metric on one (detector, series) pair: the rows after ``start`` (the probationary rows), or
+    the whole series for a metric that leaves them out itself (NAB)."""
+    y = np.ascontiguousarray(y_full[start:], dtype=np.int8)
+    scores = np.ascontiguousarray(result.anomaly_score[start:], dtype=np.float64)
+    pred = (scores >= threshold).astype(np.int8)
+    candidates = candidate_thresholds(scores, threshold) if oracle else None
+    whole_y = np.ascontiguousarray(y_full, dtype=np.int8)
+    whole_scores = np.ascontiguousarray(result.anomaly_score, dtype=np.float64)
+    out = []
+    for metric in metrics:
+        if metric.user:
+            assert cells is not None
+            out.append(cells.cell(f"{result.detector} on {result.series}", y, scores, pred, candidates))
+        elif metric.whole_series:
+            whole_pred = (whole_scores >= threshold).astype(np.int8)
+            out.append(_builtin_cell(metric, whole_y, whole_scores, whole_pred, candidates))
+        else:
+            out.append(_builtin_cell(metric, y, scores, pred, candidates))
+    return out
 
 
 def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), user: UserMetric | None = None,
@@ -198,12 +240,7 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
         raise UsageError(f"--threshold must be one of {', '.join(THRESHOLD_MODES)}, got {protocol.threshold!r}")
     dets = tuple(detectors) if detectors is not None else tuple(corpus.detectors)
     names = tuple(series) if series is not None else tuple(corpus.series)
-    thresholds: dict[str, float] = {}
-    for det in dets:
-        try:
-            thresholds[det] = float(corpus.thresholds[det][protocol.profile]["threshold"])
-        except (KeyError, TypeError, ValueError):
-            raise UsageError(f"config/thresholds.json: no {protocol.profile} threshold for detector {det!r}") from None
+    thresholds = _thresholds(corpus, dets, protocol.profile)
     metrics = builtin_metrics(protocol.profile)
     if user is not None:
         metrics.append(user.metric)
@@ -218,26 +255,11 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
             d, s = d_index[result.detector], s_index[result.series]
             y_full = nab.window_labels(corpus, result.series, result.timestamps)
             start = nab.probation_rows(len(y_full))
-            y = np.ascontiguousarray(y_full[start:], dtype=np.int8)
-            scores = np.ascontiguousarray(result.anomaly_score[start:], dtype=np.float64)
-            if not y.any():
+            if not y_full[start:].any():
                 empty[result.series] = "no anomalous row after the probationary period"
             else:
-                threshold = thresholds[result.detector]
-                pred = (scores >= threshold).astype(np.int8)
-                candidates = candidate_thresholds(scores, threshold) if protocol.oracle else None
-                whole = (np.ascontiguousarray(y_full, dtype=np.int8),
-                         np.ascontiguousarray(result.anomaly_score, dtype=np.float64))
-                for m, metric in enumerate(metrics):
-                    if metric.user:
-                        assert cells is not None
-                        where = f"{result.detector} on {result.series}"
-                        values[m, d, s] = cells.cell(where, y, scores, pred, candidates)
-                    elif metric.whole_series:
-                        whole_pred = (whole[1] >= threshold).astype(np.int8)
-                        values[m, d, s] = _builtin_cell(metric, whole[0], whole[1], whole_pred, candidates)
-                    else:
-                        values[m, d, s] = _builtin_cell(metric, y, scores, pred, candidates)
+                values[:, d, s] = _score_pair(metrics, cells, result, y_full, start, thresholds[result.detector],
+                                              protocol.oracle)
             done[result.detector] += 1
             if progress is not None and done[result.detector] == len(names):
                 finished = sum(1 for v in done.values() if v == len(names))
@@ -245,13 +267,8 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
     finally:
         if cells is not None:
             cells.close()
-    if cells is not None and len(cells.kinds) == 1:  # what the user's evaluator returned: P/R (ranked by F1) or one number
-        from dataclasses import replace
-
-        from ..auditing.calling.coerce import KIND_PR
-
-        ranked = "F1" if next(iter(cells.kinds)) == KIND_PR else "its one number"
-        metrics[-1] = replace(metrics[-1], ranks_by=ranked)
+    if cells is not None and len(cells.kinds) == 1:
+        metrics[-1] = cells.ranked(metrics[-1])
     keep = [i for i, s in enumerate(names) if s not in empty]
     return RealdataTable(tuple(metrics), dets, tuple(names[i] for i in keep), values[:, :, keep],
                          tuple(sorted(empty.items())), tuple(cells.problems) if cells is not None else (),
