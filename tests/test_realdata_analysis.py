@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from oipr_bench.realdata.analysis import (aggregate, analyse, competition_ranks, goodness, kendall_tau, pair_signs,
-                                          resample_counts)
+                                          resample_counts, tau_matrix)
 
 DETECTORS = ("good", "fair", "random", "null")
 SERIES = ("s1", "s2", "s3")
@@ -141,3 +141,16 @@ def test_a_detector_undefined_everywhere_ranks_last():
 def test_bad_arguments_are_refused(kw, message):
     with pytest.raises(ValueError, match=message):
         _analyse(_table()[:1], metrics=("A",), hib=(True,), **kw)
+
+
+def test_tau_interval_over_many_resamples_equals_the_unchunked_computation():
+    """analyse computes the resampled taus in chunks of resamples; the interval is the one of all at once."""
+    rng = np.random.default_rng(8)
+    values = rng.random((3, 4, 3))
+    result = _analyse(values, resamples=1234, seed=9)
+    counts = resample_counts(3, 1234, seed=9)
+    signs = np.stack([pair_signs(goodness(aggregate(values[m], counts), hib)) for m, hib in
+                      enumerate((True, True, False))])
+    taus = tau_matrix(signs)[0, 1]
+    finite = taus[np.isfinite(taus)]
+    assert result.tau_low[0, 1] == np.percentile(finite, 2.5) and result.tau_high[0, 1] == np.percentile(finite, 97.5)

@@ -85,8 +85,10 @@ def _check(args: argparse.Namespace) -> None:
     given = [flag for dest, flag in _USER_ONLY.items() if getattr(args, dest) != defaults.get(dest)]
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
-    if args.resamples > 100_000:
-        raise UsageError(f"--resamples must be at most 100000, got {args.resamples}")
+    from ..realdata.table import MAX_RESAMPLES
+
+    if args.resamples > MAX_RESAMPLES:
+        raise UsageError(f"--resamples must be at most {MAX_RESAMPLES}, got {args.resamples}")
     if args.timeout is not None:
         from ..auditing.calling.runner import MAX_TIMEOUT
 

@@ -127,6 +127,10 @@ class Analysis:
         return tuple(m for m, t in taus.items() if t == best), best
 
 
+#: Resamples whose pair signs are held at once when computing tau (memory stays bounded).
+_CHUNK = 500
+
+
 def resample_counts(n_series: int, resamples: int, seed: int) -> np.ndarray:
     """How often each series is drawn in each bootstrap resample: int64 array of shape (resamples, n_series).
 
@@ -269,7 +273,7 @@ def analyse(values: np.ndarray, metrics: Sequence[str], detectors: Sequence[str]
     counts = resample_counts(s_count, resamples, seed)
     ones = np.ones((1, s_count))
     rankings = []
-    point_signs, boot_signs = [], []
+    point_signs, boot_good = [], []
     for m, name in enumerate(metrics):
         full = aggregate(v[m], ones, aggregation[m])[0]
         boot = aggregate(v[m], counts, aggregation[m])
@@ -290,9 +294,10 @@ def analyse(values: np.ndarray, metrics: Sequence[str], detectors: Sequence[str]
         rankings.append(MetricRanking(name, aggregation[m], bool(higher_is_better[m]), standings, random_rank,
                                       null_rank, above))
         point_signs.append(pair_signs(good[None, :]))
-        boot_signs.append(pair_signs(goodness(boot, higher_is_better[m])))
+        boot_good.append(goodness(boot, higher_is_better[m]))
     tau = tau_matrix(np.stack(point_signs))[:, :, 0]
-    tau_boot = tau_matrix(np.stack(boot_signs))               # (M, M, B)
+    tau_boot = np.concatenate([tau_matrix(np.stack([pair_signs(g[start:start + _CHUNK]) for g in boot_good]))
+                               for start in range(0, int(resamples), _CHUNK)], axis=-1)   # (M, M, B)
     tau_low, tau_high = _interval(np.moveaxis(tau_boot, -1, 0), level)
     return Analysis(tuple(metrics), tuple(detectors), tuple(series), tuple(rankings), tau, tau_low, tau_high,
                     int(resamples), int(seed), float(level))

@@ -29,7 +29,7 @@ __all__ = ["UserMetric", "RealdataTable", "RealdataResult", "user_metric", "user
            "MAX_RESAMPLES"]
 
 #: Most bootstrap resamples accepted (the resampled aggregates are held in memory).
-MAX_RESAMPLES = 100_000
+MAX_RESAMPLES = 20_000
 
 
 @dataclass(frozen=True)
