@@ -32,13 +32,14 @@ LAYERS: dict[str, int] = {
     "reference": 4,
     "auditing": 5,
     "plots": 6,
+    "realdata": 6,
     "reports": 7,
     "atlas": 8,
     "pytest_plugin": 9,
     "cli": 9,
 }
 #: Packages of the same layer that still may not import each other.
-PEERS_APART = {frozenset({"pytest_plugin", "cli"})}
+PEERS_APART = {frozenset({"pytest_plugin", "cli"}), frozenset({"plots", "realdata"})}
 OUTSIDE = {"__init__", "__main__"}
 #: Rooms of the packages split into sub-packages, lowest first; "" is the package's own level.
 ROOMS: dict[str, dict[str, int]] = {

@@ -54,6 +54,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("report", "report", "audit an evaluator into one self-contained HTML page"),
     Command("atlas", "atlas", "the metric atlas: public metric implementations profiled; place your metric among them"),
     Command("verify", "verify", "recompute a JSON report and say whether every number and verdict is reproduced"),
+    Command("realdata", "realdata",
+            "rank NAB's real detectors on NAB's real series with every metric (and yours), with bootstrap intervals"),
     Command("score-differential", "score_differential",
             "compare a score evaluator (y_true, scores) -> float with a built-in (AUC, R-AUC, VUS) on generated cases"),
 )

@@ -27,6 +27,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", metavar="DIR", default=None,
                         help="also show the evaluator on the paper's real data: a folder holding the authors' SMD_*.csv "
                         "(the slice drawn, and its rankings of the detectors of Tables 6-8 beside the built-ins')")
+    parser.add_argument("--realdata", metavar="DIR", default=None,
+                        help="also rank NAB's real detectors with the evaluator beside the 14 built-ins: a NAB checkout "
+                        "or a copy in NAB's layout (the section of oipr-bench realdata --evaluator; docs/realdata.md)")
     add_run_options(parser)
     parser.set_defaults(func=run)
 
@@ -45,9 +48,12 @@ def run(args: argparse.Namespace) -> int:
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     check_output(output)  # before the audit: never over the evaluator source
     smd = _smd_data(args.data)  # a missing or bad CSV stops the run before the audit
+    corpus = _nab_corpus(args.realdata, output)  # a bad NAB folder too
     with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()
         extra = _smd_section(session, smd, options) if smd is not None else ""
+        if corpus is not None:
+            extra += _realdata_section(session, args.realdata, options)
     path = write_report(profile, output, title=args.title, extra_html=extra)
     print(path)
     return exit_code(profile, "report")
@@ -60,6 +66,37 @@ def _smd_data(folder: str | None) -> Any:
     from ..reference.smd import load_smd
 
     return load_smd(folder)
+
+
+def _nab_corpus(folder: str | None, output: str) -> Any:
+    """The NAB corpus of ``--realdata`` opened (its layout and JSON files checked), or None without it."""
+    if folder is None:
+        return None
+    import os
+
+    from ..errors import OverwriteRefused, UsageError
+    from ..reference.nab import open_corpus
+
+    if not os.path.isdir(folder):
+        raise UsageError(f"--realdata {folder!r}: not a folder (a NAB checkout or a copy in NAB's layout)")
+    if os.path.exists(output) and os.path.realpath(output).startswith(os.path.realpath(folder) + os.sep):
+        raise OverwriteRefused(f"{output}: refusing to write over a file of the NAB data folder {folder}, which this "
+                               "run reads; choose another output path")
+    return open_corpus(folder)
+
+
+def _realdata_section(session: Any, folder: str, options: Any) -> str:
+    """The report's real-data section: the audited evaluator's column beside the built-ins on NAB."""
+    import sys
+
+    from ..realdata.table import realdata, user_from_resolved
+    from ..reports.realdata_section import realdata_section_html
+
+    user = user_from_resolved(session.resolved, session.declarations, timeout=options.timeout, isolate=options.isolate)
+    result = realdata(folder, user=user, progress=lambda line: print(line, file=sys.stderr, flush=True))
+    for line in result.table.problems[:20]:
+        print(f"oipr-bench report: {line}", file=sys.stderr)
+    return realdata_section_html(result)
 
 
 def _smd_section(session: Any, data: Any, options: Any) -> str:

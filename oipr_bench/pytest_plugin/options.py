@@ -92,6 +92,9 @@ OPTIONS: tuple[PluginOption, ...] = (
     _opt(("--oipr-suite",), "suite", choices=("table5", "properties", "all"), default=None,
          help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
          "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)"),
+    _opt(("--oipr-realdata",), "realdata", metavar="DIR", default=None,
+         help="after the profile, rank NAB's real detectors with the evaluator beside the 14 built-ins (a NAB checkout "
+         "or a copy in NAB's layout): printed, and a section of --oipr-html (docs/realdata.md)"),
     _opt(("--oipr-atlas",), "atlas", action="store_true", default=False,
          help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics"),
 )

@@ -40,6 +40,7 @@ import pytest
 
 from .options import OPTIONS, register, taken_names, value
 from .outputs import check_outputs, check_report_path, note_pytest_inputs, report_paths
+from .realdata import check_realdata, realdata_html, run_realdata, write_realdata
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
 
 
@@ -100,6 +101,7 @@ def pytest_configure(config: pytest.Config) -> None:
                            parse_params(value(config, "evaluator_param"), option="--evaluator-param"))
         note_pytest_inputs(config)
         check_outputs(config)
+        check_realdata(config)
         state = PluginState(AuditSession(resolved, options), strict=bool(value(config, "strict_expectations")))
     except (OiprBenchError, ValueError, OSError) as exc:
         scope.close()
@@ -273,6 +275,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     try:
         if not _refuse_inapplicable_declarations(session):
+            if state_of(session.config) is not None and not _is_worker(session.config):
+                run_realdata(session, state_of(session.config))
             _write_reports(session)
     finally:
         session.config.stash[EXIT_STATUS] = int(session.exitstatus)
@@ -332,7 +336,7 @@ def _write_reports(session: pytest.Session) -> None:
                 )
             else:
                 try:
-                    write_report(profile, value(config, "html"))
+                    write_report(profile, value(config, "html"), extra_html=realdata_html(state))
                     state.written.append(f"HTML report written to {value(config, 'html')}")  # type: ignore[attr-defined]
                 except Exception as exc:
                     state.write_errors.append(f"--oipr-html: {type(exc).__name__}: {exc}")  # type: ignore[attr-defined]
@@ -362,6 +366,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
     if value(config, "atlas"):
         _write_atlas_placement(tr, state)
+    if value(config, "realdata") is not None:
+        write_realdata(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")
     for line in getattr(state, "write_errors", []):
