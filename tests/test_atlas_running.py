@@ -1,0 +1,89 @@
+"""The atlas's Dask execution layer: faults become failed outcomes, bad options one line and exit 2, nothing computed lost."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import operator
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from oipr_bench.atlas.adapters import registry
+from oipr_bench.atlas.running.tasks import DASK_MISSING, Task, connect, run_tasks
+from oipr_bench.cli import main
+from oipr_bench.errors import UsageError
+
+pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'oipr-bench[atlas]')")
+
+
+def test_a_raising_task_and_a_hanging_task_are_one_failed_outcome_each():
+    tasks = [Task("hangs", time.sleep, (120,)), Task("adds", operator.add, (1, 2)), Task("raises", math.sqrt, (-1,)),
+             Task("adds-later", operator.add, (3, 4))]
+    finished = []
+    t0 = time.monotonic()
+    with connect(2) as client:
+        outcomes = run_tasks(tasks, client, timeout=3, on_done=lambda i, o: finished.append(i))
+    assert time.monotonic() - t0 < 90  # the hung task did not hold the run for its 120 s
+    hung, added, raised, later = outcomes
+    assert hung.value is None and hung.failure.startswith("timed out: still running after 3 s; ended (its worker ")
+    assert added.ok and added.value == 3 and later.ok and later.value == 7
+    assert raised.failure == "ValueError: math domain error"
+    assert sorted(finished) == [0, 1, 2, 3]
+
+
+def test_without_dask_the_run_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UsageError) as err:
+        connect(1).__enter__()
+    assert str(err.value) == DASK_MISSING and "pip install 'oipr-bench[atlas]'" in DASK_MISSING
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _snapshot(*folders: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for f in folders for p in sorted(f.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture()
+def builtins_only(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(registry, "PACKAGE_MODULES", ("builtins",))
+    monkeypatch.setenv("OIPR_ATLAS_ENV", "main")
+
+
+def test_bad_execution_options_are_one_line_and_lose_nothing(builtins_only, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    atlas, cache = tmp_path / "atlas", tmp_path / "cache"
+    assert main(["atlas", "--write", str(atlas), "--cache", str(cache), "--jobs", "2"]) == 0
+    assert "13 rows computed, 0 read from the cache" in capsys.readouterr().err
+    before = _snapshot(atlas, cache)
+    assert len([p for p in before if p.startswith(str(cache))]) == 13
+    (tmp_path / "file").write_text("mine", encoding="utf-8")
+    dead = f"tcp://127.0.0.1:{_free_port()}"
+    cases = [
+        (["--write", str(atlas), "--cache", str(cache), "--scheduler", dead], f"--scheduler {dead}: no Dask scheduler answers there"),
+        (["--check", str(atlas), "--scheduler", "localhost"], "--scheduler 'localhost': expected a Dask scheduler address tcp://HOST:PORT"),
+        (["--write", str(atlas), "--cache", str(tmp_path / "file")], f"--cache {tmp_path / 'file'}: is a file, not a folder"),
+        (["--write", str(atlas), "--jobs", "2", "--scheduler", dead], "--jobs sets the local workers; with --scheduler"),
+        (["--write", str(atlas), "--cache", str(cache), "--no-cache"], "--cache and --no-cache contradict each other"),
+        (["--disagreements", str(atlas), "--cache", str(cache)], "--cache/--no-cache apply to --write and --check"),
+        (["--cache", str(cache)], "--cache applies to --write, --check and --disagreements"),
+        (["--write", str(atlas), "--task-timeout", "0"], "--task-timeout must be a positive number of seconds, got 0.0"),
+    ]
+    for argv, message in cases:
+        assert main(["atlas", *argv]) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0], (argv, err)
+    assert _snapshot(atlas, cache) == before
+    assert (tmp_path / "file").read_text(encoding="utf-8") == "mine"
+    # the same command again computes nothing: every row is read from the cache, the atlas is written alike
+    assert main(["atlas", "--write", str(atlas), "--cache", str(cache), "--jobs", "2"]) == 0
+    assert "0 rows computed, 13 read from the cache" in capsys.readouterr().err
+    assert {k: v for k, v in _snapshot(atlas, cache).items() if not k.endswith("timings.json")} == \
+        {k: v for k, v in before.items() if not k.endswith("timings.json")}
