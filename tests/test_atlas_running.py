@@ -87,3 +87,31 @@ def test_bad_execution_options_are_one_line_and_lose_nothing(builtins_only, tmp_
     assert "0 rows computed, 13 read from the cache" in capsys.readouterr().err
     assert {k: v for k, v in _snapshot(atlas, cache).items() if not k.endswith("timings.json")} == \
         {k: v for k, v in before.items() if not k.endswith("timings.json")}
+
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_progress_bar_shows_done_rate_and_time_left_on_a_terminal_only():
+    from oipr_bench.auditing.progress import draws, progress_bar
+
+    shown = _Terminal(tty=True)
+    with progress_bar(total=4, unit="row", desc="atlas", stream=shown) as bar:
+        bar.update(3)
+    assert "atlas" in shown.text and "3/4" in shown.text and "row/s" in shown.text and "<" in shown.text
+    for quiet, tty in ((True, True), (False, False)):
+        hidden = _Terminal(tty=tty)
+        with progress_bar(total=4, stream=hidden, quiet=quiet) as bar:
+            bar.update(4)
+        assert hidden.text == "" and not draws(quiet, hidden)
