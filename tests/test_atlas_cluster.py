@@ -108,6 +108,7 @@ def _written(folder: Path) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.slow
 def test_a_cluster_run_with_a_killed_worker_equals_a_local_run_and_a_resumed_run(processes: Processes, tmp_path: Path):
     assert DASK.exists(), f"the dask command is not installed beside {sys.executable}"
     address = f"tcp://127.0.0.1:{_free_port()}"
