@@ -115,3 +115,36 @@ def test_the_progress_bar_shows_done_rate_and_time_left_on_a_terminal_only():
         with progress_bar(total=4, stream=hidden, quiet=quiet) as bar:
             bar.update(4)
         assert hidden.text == "" and not draws(quiet, hidden)
+
+
+def test_the_disagreement_study_is_one_task_per_group_and_stops_on_a_failed_group(monkeypatch: pytest.MonkeyPatch):
+    from oipr_bench.atlas.disagreements import study as study_module
+    from oipr_bench.atlas.running import tasks
+
+    submitted: list[list[Task]] = []
+
+    class Cluster:
+        def __init__(self, jobs, scheduler=None):
+            self.jobs, self.scheduler = jobs, scheduler
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def run(todo, client, timeout=None, on_done=None):
+        submitted.append(list(todo))
+        return [tasks.Outcome(value=({"i": t.args[0][0]}, {"name": t.args[0][1]})) if t.args[0][0] != fail else
+                tasks.Outcome(failure="timed out: still running after 5 s") for t in todo]
+
+    monkeypatch.setattr(tasks, "connect", Cluster)
+    monkeypatch.setattr(tasks, "run_tasks", run)
+    groups = study_module.groups()
+    fail = -1
+    done = study_module.study(jobs=2)
+    assert [t.fn for t in submitted[0]] == [study_module._study_one] * len(groups)
+    assert [(g.name, cases["i"], diff["name"]) for g, cases, diff in done] == [(g.name, i, g.name) for i, g in enumerate(groups)]
+    fail = 1
+    with pytest.raises(RuntimeError, match=f"disagreement study: group {groups[1].name} failed: timed out"):
+        study_module.study(jobs=2)
