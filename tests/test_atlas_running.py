@@ -148,3 +148,32 @@ def test_the_disagreement_study_is_one_task_per_group_and_stops_on_a_failed_grou
     fail = 1
     with pytest.raises(RuntimeError, match=f"disagreement study: group {groups[1].name} failed: timed out"):
         study_module.study(jobs=2)
+
+
+def test_cells_fail_one_by_one_and_a_second_run_computes_none(tmp_path: Path):
+    from oipr_bench.atlas.adapters.builtins import ADAPTERS as BUILTIN_ROWS
+    from oipr_bench.atlas.running.cache import ResultCache, cell_fields
+    from oipr_bench.atlas.running.cells import Cell, run_cells
+    from oipr_bench.atlas.running.profile_keys import profile_key_fields
+
+    row = profile_key_fields(BUILTIN_ROWS[0])
+    protocol = {"labels": "windows", "probationary": "excluded"}
+
+    def cell(detector: str, fn, *args) -> Cell:
+        return Cell(detector, cell_fields(row, "0" * 64, detector, protocol), fn, args)
+
+    cells = [cell("sqrt", math.sqrt, 2.25), cell("raises", math.sqrt, -1), cell("hangs", time.sleep, 120),
+             cell("nan", float, "nan"), cell("add", operator.add, 1, 2)]
+    cache = ResultCache(tmp_path / "cache")
+    counts: dict[str, int] = {}
+    seen: list[int] = []
+    first = run_cells(cells, lambda n: connect(2), cache=cache, timeout=3, counts=counts, on_done=lambda i, r: seen.append(i))
+    assert counts == {"cached": 0, "computed": 5} and sorted(seen) == [0, 1, 2, 3, 4]
+    assert first[0] == {"value": 1.5, "failure": ""} and first[4] == {"value": 3.0, "failure": ""}
+    assert first[1] == {"value": None, "failure": "ValueError: math domain error"}
+    assert first[2]["value"] is None and first[2]["failure"].startswith("timed out: still running after 3 s")
+    assert first[3] == {"value": None, "failure": "not a finite number: nan"}
+    # the timed-out cell is not cached (tried again); every other cell is read back as it was
+    again = run_cells(cells[:2] + cells[3:], lambda n: pytest.fail("no cluster needed: every cell is cached"),
+                      cache=cache, counts=counts)
+    assert counts == {"cached": 4, "computed": 0} and again == first[:2] + first[3:]
