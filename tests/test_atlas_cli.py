@@ -33,7 +33,7 @@ def small_registry():
 def written(tmp_path_factory: pytest.TempPathFactory, small_registry: None) -> Path:
     """An atlas of the small registry."""
     directory = tmp_path_factory.mktemp("atlas") / "small"
-    assert main(["atlas", "--write", str(directory), "--jobs", "1"]) == 0
+    assert main(["atlas", "--write", str(directory), "--no-cache", "--jobs", "1"]) == 0
     return directory
 
 

@@ -51,20 +51,20 @@ def test_write_in_the_other_env_keeps_the_rows_as_stored(builtins_only, monkeypa
     atlas = tmp_path / "atlas"
     # never profiled, written from the modern env: not_run, naming the command that profiles them
     monkeypatch.setenv("OIPR_ATLAS_ENV", "modern")
-    assert main(["atlas", "--write", str(atlas), "--jobs", "1"]) == 0
+    assert main(["atlas", "--write", str(atlas), "--no-cache", "--jobs", "1"]) == 0
     rows = _rows(atlas)
     assert {r["status"] for r in rows.values()} == {"not_run"}
     assert "a row of the main environment, not profiled yet" in rows["oipr-bench:PW"]["reason"]
     assert "atlas/make-env.sh VENV" in rows["oipr-bench:PW"]["reason"]
     # profiled in their env ...
     monkeypatch.setenv("OIPR_ATLAS_ENV", "main")
-    assert main(["atlas", "--write", str(atlas), "--jobs", "1"]) == 0
+    assert main(["atlas", "--write", str(atlas), "--no-cache", "--jobs", "1"]) == 0
     profiled = _rows(atlas)
     assert {r["status"] for r in profiled.values()} == {"ok"} and profiled["oipr-bench:PW"]["env"] == "main"
     # ... then kept as stored by a write in the other env, which times itself under its own name
     monkeypatch.setenv("OIPR_ATLAS_ENV", "modern")
     capsys.readouterr()
-    assert main(["atlas", "--write", str(atlas), "--jobs", "1"]) == 0
+    assert main(["atlas", "--write", str(atlas), "--no-cache", "--jobs", "1"]) == 0
     assert "(0 profiled" not in capsys.readouterr().out
     assert _rows(atlas) == profiled
     timings = json.loads((atlas / "timings.json").read_text(encoding="utf-8"))
@@ -78,6 +78,6 @@ def test_write_in_the_other_env_keeps_the_rows_as_stored(builtins_only, monkeypa
 def test_a_bad_environment_name_is_a_usage_error(builtins_only, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]):
     monkeypatch.setenv("OIPR_ATLAS_ENV", "ancient")
-    assert main(["atlas", "--write", str(tmp_path / "a"), "--jobs", "1"]) == 2
+    assert main(["atlas", "--write", str(tmp_path / "a"), "--no-cache", "--jobs", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "OIPR_ATLAS_ENV: unknown atlas environment 'ancient'" in err[0]

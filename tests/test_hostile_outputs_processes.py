@@ -285,41 +285,43 @@ def test_worker_count_is_clamped_to_rows_and_cpus():
 
 def test_profile_all_never_starts_more_workers_than_rows(monkeypatch):
     from oipr_bench.atlas import build
+    from oipr_bench.atlas.running import tasks
 
     started = []
 
-    class Pool:
-        def __init__(self, max_workers, initializer=None):
-            started.append(max_workers)
-            assert initializer is build.one_thread  # each worker runs one native thread (numba, OpenMP, BLAS)
+    class Cluster:  # stands for the LocalCluster: records the workers asked for
+        def __init__(self, jobs, scheduler=None):
+            started.append(jobs)
 
         def __enter__(self):
-            return self
+            return None
 
         def __exit__(self, *exc):
             return False
 
-        def submit(self, fn, *args):
-            class Done:
-                def result(self_inner):
-                    return fn(*args)
-            return Done()
+    def run_here(todo, client, timeout=None, on_done=None):
+        out = []
+        for i, t in enumerate(todo):
+            out.append(tasks.Outcome(value=tasks._run_on_worker(t.fn, t.args)))
+            on_done(i, out[-1])
+        return out
 
-    monkeypatch.setattr(build, "ProcessPoolExecutor", Pool)
-    monkeypatch.setattr(build, "_profile_by_id", lambda i, reverse: ({"id": i}, None, 0.0))
+    monkeypatch.setattr(tasks, "connect", Cluster)
+    monkeypatch.setattr(tasks, "run_tasks", run_here)
+    monkeypatch.setattr(build, "_profile_one", lambda a, reverse: ({"id": a.id, "status": "ok"}, None, 0.0))
 
     class A:
         def __init__(self, i):
             self.id, self.slow, self.random_runs, self.shared, self.params = i, False, None, None, {}
 
-    build.profile_all([A("a"), A("b")], jobs=40)
-    assert started == [min(2, os.cpu_count() or 1)] or (os.cpu_count() == 1 and started == [])
+    assert [r[0]["id"] for r in build.profile_all([A("a"), A("b")], jobs=40)] == ["a", "b"]
+    assert started == [min(2, os.cpu_count() or 1)]
 
 
 def test_atlas_says_when_jobs_is_clamped(capsys, monkeypatch):
     from oipr_bench.atlas import build
 
-    monkeypatch.setattr(build, "profile_all", lambda todo, jobs=1, reverse=False: [])
+    monkeypatch.setattr(build, "profile_all", lambda todo, jobs=1, reverse=False, **execution: [])
     code = main(["atlas", "--check", "--only", "oipr-bench:PW", "--jobs", "40"])
     err = capsys.readouterr().err
     assert "--jobs 40" in err and "1 row" in err, err

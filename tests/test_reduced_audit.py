@@ -196,10 +196,10 @@ def test_write_include_slow_then_check_samples_the_slow_row(tmp_path: Path, monk
     monkeypatch.setattr(registry, "PACKAGE_MODULES", ("builtins",))
     monkeypatch.setattr(builtins, "ADAPTERS", [pw, _oipr_row(slow=True, random_runs=5)])
     atlas = tmp_path / "atlas"
-    assert main(["atlas", "--write", str(atlas), "--jobs", "1"]) == 0
+    assert main(["atlas", "--write", str(atlas), "--no-cache", "--jobs", "1"]) == 0
     rows = {r["id"]: r for r in json.loads((atlas / "atlas.json").read_text())["rows"]}
     assert rows["oipr-bench:OIPR"]["status"] == "not_run" and rows["oipr-bench:PW"]["status"] == "ok"
-    assert main(["atlas", "--write", str(atlas), "--jobs", "2", "--include-slow"]) == 0
+    assert main(["atlas", "--write", str(atlas), "--no-cache", "--jobs", "2", "--include-slow"]) == 0
     rows = {r["id"]: r for r in json.loads((atlas / "atlas.json").read_text())["rows"]}
     assert rows["oipr-bench:OIPR"]["status"] == "ok" and rows["oipr-bench:OIPR"]["random_runs"] == 5
     assert "[random: 5 of 100 runs]" in (atlas / "ATLAS.md").read_text()

@@ -8,15 +8,17 @@ Its rooms, lowest first (a room imports only the rooms below it):
    ``tsb_ad``, ``tadpak``, ``pate``, ``vus``, ``timeeval``) declaring its rows
    (:class:`~.adapters.base.Adapter`), and their ``registry``; no metric package is imported until a
    row is loaded.
-2. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
+2. :mod:`.running` -- the execution layer: every job as Dask tasks (:mod:`.running.tasks`) and the
+   content-addressed result cache (:mod:`.running.cache`).
+3. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
    folder, :mod:`.render` draws the grid, :mod:`.nearest` and :mod:`.place` place a metric among
    the rows, :mod:`.select` answers "which rows have these values?", :mod:`.drift` compares a
    recomputation with the committed atlas, :mod:`.integrity` checks the files beside the rows, :mod:`.timings`.
-3. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
+4. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
-4. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
+5. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
    each row's reference, the classification; ``--write --pin`` (a package's rows at a stated version).
-5. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
+6. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
    and checked by ``atlas --check``.
 """
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterable
 
 from ..vocabulary import NOT_APPLICABLE, NOT_RUN, SUITE_ALL
 from .adapters.base import Adapter, Unavailable
+from .running.cache import ResultCache
+from .running.tasks import THREAD_VARIABLES, one_thread, worker_count  # noqa: F401 - the worker setup lives with the tasks
 
-__all__ = ["ROW_STATUSES", "batches", "profile_adapter", "profile_all", "row_from_report", "headline", "cell", "saturated_cells"]
+__all__ = ["ROW_STATUSES", "batches", "profile_adapter", "profile_all", "one_thread", "worker_count", "row_from_report", "headline", "cell", "saturated_cells"]
 
 ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
 
@@ -173,21 +174,23 @@ def schema_problem(report: dict[str, Any]) -> str:
     return ""
 
 
-def _profile_by_id(row_id: str, reverse: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
+def _profile_one(adapter: Adapter, reverse: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None, float]:
     import warnings
 
-    from .adapters.registry import by_id
-
     warnings.simplefilter("ignore")
-    return profile_adapter(by_id()[row_id], reverse)
+    return profile_adapter(adapter, reverse)
 
 
-def _profile_batch(row_ids: list[str], reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
-    """Profile rows one after the other in this process: a shared pair (:mod:`.adapters.shared`), storing row first."""
+def _profile_batch(batch: list[Adapter], reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
+    """Profile rows one after the other on one worker: a shared pair (:mod:`.adapters.shared`), storing row first.
+
+    The adapters travel with the task (Dask pickles them), so a worker profiles the rows as the
+    submitting process declares them; the package versions are the worker's own (stated in each row).
+    """
     from .adapters.shared import clear
 
     try:
-        return [_profile_by_id(i, reverse) for i in row_ids]
+        return [_profile_one(a, reverse) for a in batch]
     finally:
         clear()
 
@@ -233,46 +236,56 @@ def last_row_seconds() -> dict[str, float]:
     return out
 
 
-#: The thread-count variables a worker sets before any metric package is imported (:func:`one_thread`).
-THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = False, *, scheduler: str | None = None,
+                cache: ResultCache | None = None, timeout: float | None = None, quiet: bool = True,
+                counts: dict[str, int] | None = None) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
+    """Audit every adapter as Dask tasks (:mod:`.running.tasks`), in the given order; ``reverse``: see :func:`profile_adapter`.
 
-
-def one_thread() -> None:
-    """Start an atlas worker with one thread per native library: the workers are the parallelism.
-
-    Numba's ``prange`` (dtaianomaly's VUS kernel) starts one thread per core in every worker; with
-    two workers on two cores each parallel region then waits for a descheduled thread, which made a
-    0.05 s call take seconds.  Set in the worker before it imports a metric package; numba already
-    imported (a forked parent that loaded it) is set to one thread directly.
+    ``jobs`` local worker processes, or the workers of ``scheduler``; each batch of :func:`batches` is
+    one task.  With ``cache`` (:mod:`.running.cache`), a row whose entry is there is read from it and
+    every row computed is stored as soon as its task finishes; ``counts`` receives ``computed`` and
+    ``cached``.  A task that fails (``timeout`` seconds passed, its workers kept dying) gives its rows
+    status ``error`` with the reason; such rows are not cached.
     """
-    import sys
+    from ..auditing.progress import progress_bar
+    from .running.profile_keys import profile_key_fields
+    from .running.tasks import Task, connect, run_tasks
 
-    for name in THREAD_VARIABLES:
-        os.environ[name] = "1"
-    if "numba" in sys.modules:
-        sys.modules["numba"].set_num_threads(1)
-
-
-def worker_count(jobs: int, rows: int) -> int:
-    """Worker processes to start for ``rows`` rows when ``jobs`` are asked: ``min(jobs, rows, CPUs)``, at least 1."""
-    return max(1, min(jobs, rows, os.cpu_count() or 1))
-
-
-def profile_all(adapters: Iterable[Adapter], jobs: int = 1, reverse: bool = False) -> list[tuple[dict[str, Any], dict[str, Any] | None, float]]:
-    """Audit every adapter (in ``jobs`` worker processes), in the given order; ``reverse``: see :func:`profile_adapter`."""
     listed = list(adapters)
     ids = [a.id for a in listed]
-    groups = batches(listed)
-    jobs = worker_count(jobs, len(groups))
     results: dict[int, tuple[dict[str, Any], dict[str, Any] | None, float]] = {}
-    if jobs <= 1:
-        for group in groups:
-            results.update(zip(group, _profile_batch([ids[i] for i in group], reverse)))
+    fields = [profile_key_fields(a, reverse) for a in listed] if cache is not None else []
+    for i, key_fields in enumerate(fields):
+        hit = cache.get(key_fields) if cache is not None else None
+        if hit is not None:
+            results[i] = (hit["row"], hit["report"], float(hit["seconds"]))
+    todo = [g for g in ([i for i in group if i not in results] for group in batches(listed)) if g]
+    if counts is not None:
+        counts.update(cached=len(results), computed=sum(len(g) for g in todo))
+    if not todo:
         return [results[i] for i in range(len(ids))]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=one_thread) as pool:
-        futures = [(group, pool.submit(_profile_batch, [ids[i] for i in group], reverse)) for group in groups]
-        for group, future in futures:
-            results.update(zip(group, future.result()))
+    tasks = [Task(f"atlas-{ids[g[0]]}", _profile_batch, ([listed[i] for i in g], reverse)) for g in todo]
+    with progress_bar(total=len(listed), unit="row", desc="atlas", quiet=quiet) as bar, \
+            connect(worker_count(jobs, len(tasks)), scheduler) as client:
+        bar.update(len(results))
+
+        def done(k: int, outcome: Any) -> None:
+            group = todo[k]
+            if outcome.ok:
+                for i, result in zip(group, outcome.value):
+                    results[i] = result
+                    if cache is not None and result[0]["version"] != fields[i]["row"]["version"]:
+                        results[i] = (not_run_row(listed[i], f"the worker has {listed[i].package} {result[0]['version']}, "
+                                                             f"this environment {fields[i]['row']['version']}: start the "
+                                                             "workers from this environment", "error"), None, result[2])
+                    elif cache is not None and result[0]["status"] in ("ok", "error"):
+                        cache.put(fields[i], {"row": result[0], "report": result[1], "seconds": result[2]})
+            else:
+                for i in group:
+                    results[i] = (not_run_row(listed[i], f"the atlas task failed: {outcome.failure}", "error"), None, 0.0)
+            bar.update(len(group))
+
+        run_tasks(tasks, client, timeout=timeout, on_done=done)
     return [results[i] for i in range(len(ids))]
 
 

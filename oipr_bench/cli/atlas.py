@@ -10,6 +10,8 @@
 - ``--disagreements [DIR]``: compare implementations of the same metric (DISAGREEMENTS.md);
 - ``--evaluator X``: audit X only (suite ``all`` unless ``--suite``) and print its row inside the
   committed grid, with the three nearest rows by behaviour and where X differs from each;
+- ``--write``/``--check``/``--disagreements`` run as Dask tasks (:mod:`oipr_bench.atlas.running`): ``--jobs`` local
+  workers, or ``--scheduler tcp://HOST:PORT``'s; ``--write`` keeps a result cache (``--cache DIR``, ``--no-cache``);
 - ``--where NAME=VALUE ...``: the rows having all these characteristic/property values, with their
   packages and parameters, fewest undetermined cells first;
 - ``--diff OLD NEW``: two atlas folders compared cell by cell (:mod:`oipr_bench.atlas.compare.diff`);
@@ -46,7 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "fixed, changed or unchanged (docs/atlas.md); exit 1 on a regression")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes for --write/--check (default 2)")
+    parser.add_argument("--jobs", type=int, default=None, help="local Dask worker processes for --write/--check/--disagreements (default 2)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                        help="run --write/--check/--disagreements on the workers of this running Dask scheduler instead of local ones (docs/atlas.md)")
+    parser.add_argument("--cache", metavar="DIR", default=None,
+                        help="result cache: compute only the rows it does not hold (default for --write: ~/.cache/oipr-bench/atlas; "
+                        "--check uses one only when given)")
+    parser.add_argument("--no-cache", action="store_true", help="--write: compute every row, read and store no cache")
+    parser.add_argument("--task-timeout", type=float, metavar="SECONDS", default=None,
+                        help="end an atlas task (a row's audit) still running after SECONDS and record the row as failed (default: no limit)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (none is drawn when stderr is not a terminal)")
     parser.add_argument("--only", action="append", metavar="ROW_ID", help="--check or --write only these rows (repeatable); "
                         "--write keeps every other row as stored in DIR")
     parser.add_argument("--pin", metavar="PKG==VERSION", help="--write only PKG's rows, after checking that this environment has "
@@ -70,8 +81,7 @@ def _source_dir() -> Path:
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
 
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    _check_run_options(args)
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
@@ -114,15 +124,62 @@ def _regenerated(write: Any, directory: Path, args: argparse.Namespace) -> int:
         return int(write(directory, args))
 
 
-def _profiled(adapters: list[Any], jobs: int, reverse: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
+def _check_run_options(args: argparse.Namespace) -> None:
+    """Refuse the execution options (--jobs, --scheduler, --cache, --no-cache, --task-timeout, --quiet) where they do not apply."""
+    from ..errors import UsageError
+
+    running = args.write is not None or args.check is not None or args.disagreements is not None
+    given = [flag for flag, value in (("--jobs", args.jobs), ("--scheduler", args.scheduler), ("--cache", args.cache),
+                                      ("--task-timeout", args.task_timeout)) if value is not None]
+    given += [flag for flag, value in (("--no-cache", args.no_cache), ("--quiet", args.quiet)) if value]
+    if given and not running:
+        raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to --write, --check and --disagreements; give one of them")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.jobs is not None and args.scheduler:
+        raise UsageError("--jobs sets the local workers; with --scheduler the cluster's workers run the tasks: give one of them")
+    if args.cache is not None and args.no_cache:
+        raise UsageError("--cache and --no-cache contradict each other: give one of them")
+    if (args.cache is not None or args.no_cache) and args.disagreements is not None:
+        raise UsageError("--cache/--no-cache apply to --write and --check (the disagreement study is not cached)")
+    if args.task_timeout is not None and not (args.task_timeout > 0 and args.task_timeout < float("inf")):
+        raise UsageError(f"--task-timeout must be a positive number of seconds, got {args.task_timeout}")
+    if args.scheduler:
+        from ..atlas.running.tasks import probe
+
+        probe(args.scheduler)
+    if args.jobs is None:
+        args.jobs = min(2, os.cpu_count() or 1)
+
+
+def _cache(args: argparse.Namespace, by_default: bool) -> Any:
+    """The result cache of this run (``--cache DIR``, else the default one when ``by_default``), or None."""
+    from ..atlas.running.cache import ResultCache, default_cache_dir
+
+    if args.no_cache or (args.cache is None and not by_default):
+        return None
+    return ResultCache(Path(args.cache) if args.cache is not None else default_cache_dir())
+
+
+def _profiled(adapters: list[Any], jobs: int, reverse: bool = False, args: argparse.Namespace | None = None,
+              cache: Any = None) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
     from ..atlas.build import profile_all, worker_count
 
+    scheduler = getattr(args, "scheduler", None)
     used = worker_count(jobs, len(adapters))
-    if used < jobs:
+    if used < jobs and not scheduler:
         print(f"oipr-bench atlas: --jobs {jobs} clamped to {used} ({len(adapters)} row{'s' * (len(adapters) != 1)} "
               f"to profile, {os.cpu_count() or 1} CPUs)", file=sys.stderr)
     rows, reports, seconds = [], {}, {}
-    for row, report, secs in profile_all(adapters, jobs=jobs, reverse=reverse):
+    counts: dict[str, int] = {}
+    profiled = profile_all(adapters, jobs=jobs, reverse=reverse, scheduler=scheduler, cache=cache,
+                           timeout=getattr(args, "task_timeout", None), quiet=bool(getattr(args, "quiet", True)), counts=counts)
+    if cache is not None:
+        for path, why in cache.rejected:
+            print(f"oipr-bench atlas: cache entry {path} not read ({why}); computed again", file=sys.stderr)
+        print(f"oipr-bench atlas: {counts.get('computed', 0)} rows computed, {counts.get('cached', 0)} read from the cache "
+              f"{cache.root}", file=sys.stderr)
+    for row, report, secs in profiled:
         rows.append(row)
         reports[row["id"]] = report
         seconds[row["id"]] = secs
@@ -149,7 +206,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     selected = _write_selection(args, env)
     todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and a.id in selected]
     rows_by_id, reports = {}, {}
-    fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs)
+    fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs, args=args, cache=_cache(args, by_default=True))
     for row in fresh_rows:
         rows_by_id[row["id"]] = row
     reports.update(fresh_reports)
@@ -243,7 +300,7 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
     # The cases run last to first: a metric object that keeps state between calls drifts.
-    rows, _, _ = _profiled(todo, args.jobs, reverse=True)
+    rows, _, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=_cache(args, by_default=False))
     problems = tampered + drift(committed, rows)
     recomputed = {a.id for a in todo}
     sampled = [a for a in adapters() if a.env == env and a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
@@ -301,9 +358,9 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.disagreements.study import groups
 
     jobs = worker_count(args.jobs, len(groups()))
-    if jobs < args.jobs:
+    if jobs < args.jobs and not args.scheduler:
         print(f"oipr-bench atlas: --jobs {args.jobs} clamped to {jobs} ({os.cpu_count() or 1} CPUs)", file=sys.stderr)
-    text = render_disagreements(study(jobs=jobs))
+    text = render_disagreements(study(jobs=jobs, scheduler=args.scheduler, timeout=args.task_timeout))
     atomic_write_text(directory / "DISAGREEMENTS.md", text)
     print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")
     return 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -141,12 +140,20 @@ def _study_one(args: tuple[int, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     return study_group(group, dataset_series()), study_group(group, differential(group.n_random))
 
 
-def study(jobs: int = 2) -> list[tuple[Group, dict[str, Any], dict[str, Any]]]:
-    """Every group on the 25 cases and on the differential: ``(group, on_cases, on_differential)``."""
+def study(jobs: int = 2, scheduler: str | None = None, timeout: float | None = None) -> list[tuple[Group, dict[str, Any], dict[str, Any]]]:
+    """Every group on the 25 cases and on the differential: ``(group, on_cases, on_differential)``.
+
+    One Dask task per group (:mod:`oipr_bench.atlas.running.tasks`): ``jobs`` local workers, or ``scheduler``'s.
+    A group whose task fails (it raised, ran past ``timeout`` seconds, kept killing its workers) stops the study
+    with the group's name and the reason: the report needs every group.
+    """
+    from ..running.tasks import Task, connect, run_tasks
+
     todo = [(i, g.name) for i, g in enumerate(groups())]
-    if jobs <= 1:
-        done = [_study_one(t) for t in todo]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(_study_one, todo))
+    with connect(jobs, scheduler) as client:
+        outcomes = run_tasks([Task(f"study-{name}", _study_one, ((i, name),)) for i, name in todo], client, timeout=timeout)
+    failed = [(name, o.failure) for (_, name), o in zip(todo, outcomes) if not o.ok]
+    if failed:
+        raise RuntimeError(f"disagreement study: group {failed[0][0]} failed: {failed[0][1]}")
+    done = [o.value for o in outcomes]
     return [(g, cases, diff) for g, (cases, diff) in zip(groups(), done)]

@@ -1,0 +1,165 @@
+"""The atlas on a Dask cluster: `dask scheduler` and two `dask worker` processes on 127.0.0.1.
+
+A subset of the atlas (the 13 built-in rows) is written three ways and must come out byte for byte
+the same: through ``--scheduler`` with one worker killed mid-run, on the default ``LocalCluster``, and
+interrupted by SIGINT then resumed from the cache; the same command once more computes 0 rows.
+Every process the test starts is stopped, also when it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'oipr-bench[atlas]')")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DASK = Path(sys.executable).parent / "dask"
+ROWS = 13
+#: The subset: the atlas registry cut to the built-in rows, then the command line as given.
+DRIVER = ("import sys; from oipr_bench.atlas.adapters import registry; registry.PACKAGE_MODULES = ('builtins',); "
+          "from oipr_bench.cli import main; sys.exit(main(sys.argv[1:]))")
+OUTPUTS = ("atlas.json", "ATLAS.md", "atlas.html")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, OIPR_ATLAS_ENV="main", PYTHONPATH=str(REPO_ROOT))
+    for name in ("XDG_CACHE_HOME",):
+        env.pop(name, None)
+    return env
+
+
+class Processes:
+    """Every process the test starts, each in its own process group, stopped at the end whatever happens."""
+
+    def __init__(self) -> None:
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, argv: list[str], log: Path) -> subprocess.Popen:
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=_env(), cwd=log.parent,
+                                    start_new_session=True)
+        self.started.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in self.started:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        for proc in self.started:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the group: a nanny's worker process too
+            except ProcessLookupError:
+                pass
+            proc.wait()
+
+
+@pytest.fixture()
+def processes():
+    procs = Processes()
+    try:
+        yield procs
+    finally:
+        procs.stop_all()
+
+
+def _atlas(processes: Processes, tmp: Path, name: str, *options: str) -> subprocess.Popen:
+    return processes.start([sys.executable, "-c", DRIVER, "atlas", "--write", str(tmp / name), *options], tmp / f"{name}.log")
+
+
+def _entries(cache: Path) -> int:
+    return sum(1 for _ in cache.rglob("*.json")) if cache.is_dir() else 0
+
+
+def _wait_for_entries(proc: subprocess.Popen, cache: Path, n: int, log: Path) -> None:
+    deadline = time.monotonic() + 300
+    while _entries(cache) < n:
+        assert proc.poll() is None, f"finished before {n} rows were cached:\n{log.read_text()}"
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.05)
+
+
+def _finish(proc: subprocess.Popen, log: Path, code: int = 0) -> str:
+    assert proc.wait(600) == code, log.read_text()
+    return log.read_text()
+
+
+def _written(folder: Path) -> dict[str, bytes]:
+    files = {name: (folder / name).read_bytes() for name in OUTPUTS}
+    files.update({f"profiles/{p.name}": p.read_bytes() for p in sorted((folder / "profiles").glob("*.json"))})
+    return files
+
+
+@pytest.mark.slow
+def test_a_cluster_run_with_a_killed_worker_equals_a_local_run_and_a_resumed_run(processes: Processes, tmp_path: Path):
+    assert DASK.exists(), f"the dask command is not installed beside {sys.executable}"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    scheduler = processes.start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+                                 "--dashboard-address", "127.0.0.1:0"], tmp_path / "scheduler.log")
+    workers = [processes.start([str(DASK), "worker", address, "--nthreads", "1", "--host", "127.0.0.1",
+                                "--dashboard-address", "127.0.0.1:0", "--name", f"w{i}"], tmp_path / f"worker{i}.log")
+               for i in range(2)]
+    from distributed import Client
+
+    deadline = time.monotonic() + 120
+    while True:  # the scheduler listens, then both workers are there
+        assert scheduler.poll() is None, (tmp_path / "scheduler.log").read_text()
+        try:
+            with Client(address, timeout=5) as client:
+                client.wait_for_workers(2, timeout=120)
+            break
+        except OSError:
+            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.5)
+
+    # 1. through the scheduler; one worker killed (its whole process group) once two rows are done
+    cache = tmp_path / "cache-cluster"
+    run = _atlas(processes, tmp_path, "cluster", "--scheduler", address, "--cache", str(cache))
+    _wait_for_entries(run, cache, 2, tmp_path / "cluster.log")
+    os.killpg(workers[0].pid, signal.SIGKILL)
+    log = _finish(run, tmp_path / "cluster.log")
+    assert workers[0].wait(30) is not None and workers[1].poll() is None
+    assert f"{ROWS} rows computed, 0 read from the cache" in log
+    cluster = _written(tmp_path / "cluster")
+    assert len(cluster) == len(OUTPUTS) + ROWS and _entries(cache) == ROWS
+
+    # 2. the default LocalCluster
+    local = _atlas(processes, tmp_path, "local", "--cache", str(tmp_path / "cache-local"), "--jobs", "2")
+    _finish(local, tmp_path / "local.log")
+    assert _written(tmp_path / "local") == cluster
+
+    # 3. interrupted by SIGINT once two rows are done, then the same command resumes from the cache
+    cache = tmp_path / "cache-resumed"
+    first = _atlas(processes, tmp_path, "resumed", "--cache", str(cache), "--jobs", "2")
+    _wait_for_entries(first, cache, 2, tmp_path / "resumed.log")
+    first.send_signal(signal.SIGINT)
+    assert "oipr-bench: interrupted" in _finish(first, tmp_path / "resumed.log", 130)
+    kept = _entries(cache)
+    assert 2 <= kept < ROWS and not (tmp_path / "resumed" / "atlas.json").exists()
+    again = _atlas(processes, tmp_path, "resumed", "--cache", str(cache), "--jobs", "2")
+    log = _finish(again, tmp_path / "resumed.log")
+    assert f"{ROWS - kept} rows computed, {kept} read from the cache" in log
+    assert _written(tmp_path / "resumed") == cluster
+
+    # 4. the same command once more: nothing to compute
+    last = _atlas(processes, tmp_path, "resumed", "--cache", str(cache), "--jobs", "2")
+    assert f"0 rows computed, {ROWS} read from the cache" in _finish(last, tmp_path / "resumed.log")
+    assert _written(tmp_path / "resumed") == cluster
