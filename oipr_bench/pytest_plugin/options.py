@@ -93,7 +93,8 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="what to audit: the paper's Table 5 (default for 0/1 input), the metric properties "
          "(items property[NAME]; docs/properties.md), or all (default with --oipr-input scores)"),
     _opt(("--oipr-atlas",), "atlas", action="store_true", default=False,
-         help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics"),
+         help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics "
+              "(audits the suite all unless --oipr-suite is given, as `oipr-bench atlas --evaluator` does)"),
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}
