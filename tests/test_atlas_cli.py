@@ -136,6 +136,7 @@ def _nearest_block(text: str, metric: str) -> list[str]:
 def test_both_front_ends_place_a_metric_on_the_same_nearest_rows(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]):
     # one default (oipr_bench.atlas.place.placement_options: the suite all) for `atlas --evaluator` and --oipr-atlas
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=PA", "--oipr-atlas", timeout=300)
+    capsys.readouterr()  # pytester echoes the subprocess's output: read the CLI's alone
     main(["atlas", "--evaluator", "PA"])
     cli = _nearest_block(capsys.readouterr().out, "PA")
     assert _nearest_block(result.stdout.str(), "PA") == cli
