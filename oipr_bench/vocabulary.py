@@ -119,6 +119,9 @@ PERFECT = "perfect"
 #: The perfect detection scores strictly better than no detection and the all-ones detector.
 DISCRIMINATES = "discriminates"
 DETERMINISTIC = "deterministic"
+#: No NaN where the value is defined (a 0/0 quantity is the only NaN a result may hold): its own finding, so that
+#: ``deterministic`` fails only when two calls on one input differ.
+NO_NAN = "no_nan"
 NO_MUTATION = "no_mutation"
 BOOL_INT = "bool_int"
 HARMONIC_F1 = "harmonic_f1"
@@ -126,7 +129,7 @@ HARMONIC_F1 = "harmonic_f1"
 PROPERTY_SEARCH = "property-search"
 
 #: The sanity checks every audit runs, in report order (:mod:`oipr_bench.auditing.profile.sanity`).
-SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_MUTATION, BOOL_INT, HARMONIC_F1)
+SANITY_CHECKS: tuple[str, ...] = (PERFECT, DISCRIMINATES, DETERMINISTIC, NO_NAN, NO_MUTATION, BOOL_INT, HARMONIC_F1)
 
 #: The model-free properties the property search looks for (:mod:`oipr_bench.auditing.properties.search`), in report order.
 VALID_RESULT = "valid_result"

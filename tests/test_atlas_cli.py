@@ -125,3 +125,19 @@ def test_plugin_option_prints_the_placement(pytester: pytest.Pytester):
     out = result.stdout.str()
     assert "oipr-bench atlas: PA among the metrics" in out
     assert "nearest rows to PA by behaviour" in out
+
+
+def _nearest_block(text: str, metric: str) -> list[str]:
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(f"nearest rows to {metric} by behaviour"))
+    return [lines[i]] + [line.strip() for line in lines[i + 1:i + 4]]
+
+
+def test_both_front_ends_place_a_metric_on_the_same_nearest_rows(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]):
+    # one default (oipr_bench.atlas.place.placement_options: the suite all) for `atlas --evaluator` and --oipr-atlas
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=PA", "--oipr-atlas", timeout=300)
+    capsys.readouterr()  # pytester echoes the subprocess's output: read the CLI's alone
+    main(["atlas", "--evaluator", "PA"])
+    cli = _nearest_block(capsys.readouterr().out, "PA")
+    assert _nearest_block(result.stdout.str(), "PA") == cli
+    assert len(cli) == 4 and ": 0 of 18 cells differ (none: same behaviour)" in cli[1]

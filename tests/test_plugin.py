@@ -84,7 +84,7 @@ def test_plugin_module_imports_almost_nothing(pytester: pytest.Pytester):
 def test_pw_from_an_empty_folder_fails_naming_the_characteristics(pw_folder):
     result = run(pw_folder, "--evaluator=mypw:pw", console=True)
     assert result.ret == 1
-    result.assert_outcomes(failed=5, passed=36)
+    result.assert_outcomes(failed=5, passed=37)
     out = result.stdout.str()
     for name in PW_FAILING:
         assert f"FAILED oipr-bench::characteristic[{name}]" in out
@@ -96,7 +96,7 @@ def test_pw_from_an_empty_folder_fails_naming_the_characteristics(pw_folder):
 def test_pw_with_its_table5_row_declared_passes(pw_folder):
     result = run(pw_folder, "--evaluator=mypw:pw", *_pw_expect_args(), console=True)
     assert result.ret == 0
-    result.assert_outcomes(passed=36, xfailed=5)
+    result.assert_outcomes(passed=37, xfailed=5)
     result.stdout.re_match_lines([r"fragments_merging\s+no\s+no \[--expect\]\s+xfail \(declared\)"])
 
 
@@ -108,7 +108,7 @@ def test_expect_file_toml_and_json(pw_folder):
     for name in ("expect.toml", "expect.json"):
         result = run(pw_folder, "--evaluator=mypw:pw", f"--expect-file={name}", "-q")
         assert result.ret == 0, result.stdout.str()
-        result.assert_outcomes(passed=36, xfailed=5)
+        result.assert_outcomes(passed=37, xfailed=5)
 
 
 def test_oipr_profile_attribute(pytester: pytest.Pytester):
@@ -116,7 +116,7 @@ def test_oipr_profile_attribute(pytester: pytest.Pytester):
     pytester.makepyfile(mypw=PW_SOURCE + f"\npw.oipr_profile = {rows!r}\n")
     result = run(pytester, "--evaluator=mypw:pw", "-q")
     assert result.ret == 0
-    result.assert_outcomes(passed=36, xfailed=5)
+    result.assert_outcomes(passed=37, xfailed=5)
     assert "declared by oipr_profile" in result.stdout.str() or "[oipr_profile]" in result.stdout.str()
 
 
@@ -124,7 +124,7 @@ def test_unexpected_pass_and_strict(pytester: pytest.Pytester):
     args = ["--evaluator=OIPR", "--expect=fragments_merging=no", "-rX"]
     result = run(pytester, *args)
     assert result.ret == 0
-    result.assert_outcomes(passed=40, xpassed=1)
+    result.assert_outcomes(passed=41, xpassed=2)
     assert "XPASS oipr-bench::characteristic[fragments_merging]" in result.stdout.str()
     strict = run(pytester, *args, "--strict-expectations")
     assert strict.ret == 1
@@ -155,7 +155,7 @@ def test_reference_oipr_with_the_literal_algorithm_1(pytester: pytest.Pytester):
     result = run(pytester, "--evaluator=literal_oipr:oipr", "--reference=OIPR", "--tolerance=1e-9", "-q")
     elapsed = time.perf_counter() - t0
     assert result.ret == 0, result.stdout.str()
-    result.assert_outcomes(passed=66)
+    result.assert_outcomes(passed=67)
     assert "reference OIPR (against reference): 25 of 25 cases match" in result.stdout.str()
     assert elapsed < 120
 
@@ -271,7 +271,7 @@ def test_isolate_survives_os_exit(pytester: pytest.Pytester):
     pytester.makepyfile(bad=MISBEHAVING.format(behaviour={_hash_case(c): w for c, w in plan.items()}))
     result = run(pytester, "--evaluator=bad:ev", "--oipr-isolate", "-q", "--oipr-report=report.json")
     assert result.ret == 1
-    result.assert_outcomes(errors=1, passed=35, failed=5)
+    result.assert_outcomes(errors=1, passed=36, failed=5)
     assert "ERROR oipr-bench::case[constant_detector/c1] - case constant_detector/c1: worker process died (exit code 1)" in result.stdout.str()
     report = json.loads(pytester.path.joinpath("report.json").read_text())
     assert [c["observed"] for c in report["characteristics"]] == [row["PW"] for row in paper.table_5().values()]
@@ -285,14 +285,14 @@ def test_report_is_valid_and_complete_under_xdist(pw_folder, repo_root):
     pw_folder.path.joinpath("out").mkdir()  # the report's folder must exist (folders are never created)
     result = run(pw_folder, "--evaluator=mypw:pw", "-n", "2", "--oipr-report=out/report.json")
     assert result.ret == 1
-    result.assert_outcomes(failed=5, passed=36)
+    result.assert_outcomes(failed=5, passed=37)
     result.stdout.re_match_lines([r"fragments_merging\s+no\s+yes\s+FAILED"])
     result.stdout.re_match_lines([r"random_detector/c1\s+100\s+0\.0363\s+0\.0160\s+0\.0220\s+ok"])
     assert "not run" not in result.stdout.str()
     report = json.loads(pw_folder.path.joinpath("out", "report.json").read_text())
     schema = json.loads((repo_root / "schema" / "report.schema.json").read_text())
     jsonschema.validate(report, schema)
-    assert len(report["cases"]) == 25 and len(report["characteristics"]) == 10 and len(report["sanity"]) == 6
+    assert len(report["cases"]) == 25 and len(report["characteristics"]) == 10 and len(report["sanity"]) == 7
     assert report["evaluator"]["name"] == "mypw:pw" and report["ok"] is False
     assert report["dataset"]["version"] == scenarios.DATASET_VERSION
     assert [c["observed"] for c in report["characteristics"]] == [row["PW"] for row in paper.table_5().values()]
@@ -331,7 +331,7 @@ def test_property_search_passes_for_a_builtin(pytester: pytest.Pytester, repo_ro
     args = ["--evaluator=PW", "--oipr-hypothesis-examples", "30", "-k", "sanity", "--oipr-report=report.json"]
     result = run(pytester, *args)
     assert result.ret == 0, result.stdout.str()
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=8)
     result.stdout.re_match_lines([r"sanity: perfect ok, .*harmonic_f1 ok, property-search ok$"])
     report = json.loads(pytester.path.joinpath("report.json").read_text())
     jsonschema.validate(report, json.loads((repo_root / "schema" / "report.schema.json").read_text()))
@@ -347,7 +347,7 @@ def test_property_search_names_each_broken_property_also_under_xdist(pytester: p
     args = ["--evaluator=quirky:quirky", "--oipr-hypothesis-examples=40", "-k", "sanity", "--oipr-report=r.json", *extra]
     result = run(pytester, *args)
     assert result.ret == 1
-    result.assert_outcomes(passed=6, failed=1)  # the dataset-based sanity checks never see a short series
+    result.assert_outcomes(passed=7, failed=1)  # the dataset-based sanity checks never see a short series
     out = result.stdout.str()
     assert "FAILED oipr-bench::sanity[property-search]" in out
     result.stdout.fnmatch_lines([
@@ -380,10 +380,10 @@ def _has_xdist() -> bool:
 def test_k_x_q_and_junitxml(pw_folder):
     result = run(pw_folder, "--evaluator=mypw:pw", "-q", "-k", "sanity or random")
     assert result.ret == 0
-    result.assert_outcomes(passed=9)  # 6 sanity, 2 random cases, characteristic[random_overestimation]
+    result.assert_outcomes(passed=10)  # 7 sanity, 2 random cases, characteristic[random_overestimation]
     stopped = run(pw_folder, "--evaluator=mypw:pw", "-x", "-q")
     assert stopped.ret == 1
-    stopped.assert_outcomes(failed=1, passed=31)
+    stopped.assert_outcomes(failed=1, passed=32)
     stopped.stdout.re_match_lines([r"fragments_merging\s+-\s+yes\s+not run"])
     junit = run(pw_folder, "--evaluator=mypw:pw", "-q", "--junitxml=junit.xml")
     assert junit.ret == 1
@@ -396,7 +396,7 @@ def test_beside_the_users_own_tests(pw_folder):
     pw_folder.makepyfile(test_mine="def test_mine():\n    assert 1 + 1 == 2\n")
     result = run(pw_folder, "--evaluator=mypw:pw", "-q", *_pw_expect_args())
     assert result.ret == 0
-    result.assert_outcomes(passed=37, xfailed=5)
+    result.assert_outcomes(passed=38, xfailed=5)
 
 
 @pytest.mark.parametrize(
@@ -453,5 +453,5 @@ def test_an_event_wise_f1_passes_with_its_row_and_discriminates_declared(pyteste
     assert "sanity[discriminates]" in failing.stdout.str()
     result = run(pytester, *args, "--expect=discriminates=no")
     assert result.ret == 0, result.stdout.str()
-    result.assert_outcomes(passed=34, xfailed=7)
+    result.assert_outcomes(passed=35, xfailed=7)
     assert "XFAIL oipr-bench::sanity[discriminates] - declared deviation: discriminates = no (--expect)" in result.stdout.str()

@@ -430,7 +430,10 @@ def test_score_metrics_equal_off_the_constant_inputs_get_the_same_verdicts():
                               if n != v.CHANCE_ORDERING})
     assert rows["auc"] == rows["auc_zero_on_constant"] == rows["auc_one_on_constant"]
     assert rows["auc"][0][v.EXISTENCE_DETECTION_REWARD] == v.NO
-    assert rows["auc"][0][v.ADDRESSING_AMBIGUOUS_LABELS] == v.NO
+    # temporal_shifting's ground truth (two 2-point events) gives AUC-ROC's chance as 0.546 with a standard error
+    # of 0.053 over the 10 draws: the span 0.454 is 8.6 standard errors, fewer than the 10 a level against chance
+    # needs (scale_guard.SPAN_STANDARD_ERRORS), so no verdict, for all three alike (never auc_zero_on_constant's "yes")
+    assert rows["auc"][0][v.ADDRESSING_AMBIGUOUS_LABELS] is None
     # chance_ordering reads the constant only for constant_overrated (the one exception, like all-ones)
     assert prop(auc, v.CHANCE_ORDERING, **SCORES) == prop(auc_zero_on_constant, v.CHANCE_ORDERING, **SCORES)
 
@@ -526,3 +529,77 @@ def test_an_error_or_nan_on_constant_scores_is_evidence_only(fn):
     for name in v.METRIC_PROPERTIES:
         assert session.property_result(name).observed == ref.property_result(name).observed, name
     assert "the constant score has no value" in session.property_result(v.CHANCE_ORDERING).message
+
+
+# -- a verdict needs a usable scale on every case it read (oipr_bench.auditing.table5.scale_guard) -----------
+
+def f1_declared_lower(t, p):
+    """PW's F1, declared lower-is-better: it rates the empty prediction (0) above y_pred = y_true (1) by its own
+    declaration, so it has no usable scale anywhere."""
+    pr, rc = pw(t, p)
+    return 0.0 if pr + rc == 0 else 2 * pr * rc / (pr + rc)
+
+
+f1_declared_lower.higher_is_better = False  # type: ignore[attr-defined]
+
+
+def f1_declared_higher(t, p):
+    """The same F1, declared higher-is-better (its true orientation)."""
+    return f1_declared_lower(t, p)
+
+
+def first_point_score(t, s):
+    """The score at the first anomalous point.  On uniform-random scores it is uniform on [0, 1): the ten
+    chance draws give a mean near 0.5 with a standard error near 0.29 / sqrt(10) = 0.09, and the span
+    to y_pred = y_true (1.0) about 0.5, some 5.5 standard errors."""
+    return float(np.asarray(s, float)[int(np.flatnonzero(np.asarray(t) == 1)[0])])
+
+
+def test_uninformative_above_perfect_leaves_order_only_rules_undetermined():
+    # must show it: declared lower-is-better, F1 rises with overlap (0.0392 .. 1.0); read in raw order as
+    # "lower is better" it "does not rise": that reading came from a scale it does not have
+    for name in (v.OVERLAP_PROPORTION_AWARENESS, v.EARLY_DETECTION_REWARD, v.SPARSE_ANOMALY_MISLEADING):
+        res = _session(f1_declared_lower).characteristic_result(name)
+        assert res.observed is None and res.status == v.UNDETERMINED, (name, res.observed)
+        assert "against its declared orientation: no usable scale there" in res.message, res.message
+    # must not: the same numbers in their true orientation keep their verdicts (overlap rises: yes)
+    assert characteristic(f1_declared_higher, v.OVERLAP_PROPORTION_AWARENESS) == v.YES
+    assert characteristic(f1_declared_higher, v.SPARSE_ANOMALY_MISLEADING) == v.ABSENT
+
+
+def test_a_level_against_chance_on_a_span_its_standard_error_moves_is_undetermined():
+    from oipr_bench.auditing.table5.scale_guard import SPAN_STANDARD_ERRORS
+
+    session = _session(first_point_score, **SCORES)
+    res = session.characteristic_result(v.EXISTENCE_DETECTION_REWARD)
+    numbers = res.finding.numbers
+    span = numbers["anchor 1: y_pred = y_true"] - numbers["anchor 0: chance (mean over uninformative scores)"]
+    se = numbers["chance standard error"]
+    assert span < SPAN_STANDARD_ERRORS * se  # the control has the property the rule reads
+    assert res.observed is None and "standard errors of the chance mean" in res.message, res.message
+    # must not: auc on overlap_proportion (chance 0.510, standard error 0.016, span 0.49 = 30 standard errors)
+    ok = _session(auc, **SCORES).characteristic_result(v.EXISTENCE_DETECTION_REWARD)
+    assert ok.observed == v.NO and "standard errors" not in ok.message
+    # order-only rules are not affected by the span: the overlap verdict is still read
+    assert session.characteristic_result(v.OVERLAP_PROPORTION_AWARENESS).observed is not None
+
+
+# -- sanity: NaN where a value is defined is its own finding; deterministic is about two calls differing ------
+
+def f1_nan_on_shifts(t, p):
+    """PW's F1, but NaN (instead of 0) when nothing overlaps: NaN where F1 is defined (0)."""
+    pr, rc = pw(t, p)
+    return (pr, rc, float("nan")) if pr + rc == 0 and np.any(p) and np.any(t) else (pr, rc, 0.0 if pr + rc == 0 else 2 * pr * rc / (pr + rc))
+
+
+def test_nan_where_defined_fails_no_nan_and_not_deterministic():
+    with AuditSession(resolve(f1_nan_on_shifts), AuditOptions(random_runs=20)) as session:
+        nan, det = session.sanity_result(v.NO_NAN), session.sanity_result(v.DETERMINISTIC)
+    assert nan.status == v.FAILED and "temporal_shifting/c1" in nan.message and "NaN" in nan.message
+    assert det.status == v.PASSED
+    # must not: PW has no NaN where F1 is defined, and a random-valued metric still fails deterministic
+    with AuditSession(resolve(pw), AuditOptions(random_runs=20)) as session:
+        assert session.sanity_result(v.NO_NAN).status == v.PASSED
+    with AuditSession(resolve(_random_value), AuditOptions(input_kind="scores", random_runs=5)) as session:
+        det = session.sanity_result(v.DETERMINISTIC)
+    assert det.status == v.FAILED and "two calls on the same input" in det.message

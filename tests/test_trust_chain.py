@@ -107,13 +107,13 @@ def test_a_deselected_run_says_so_is_not_ok_and_verifies_as_partial(base: Path) 
     assert schema_problem(d, "report.schema.json") is None
     run = d["run"]
     assert d["ok"] is False and run["complete"] is False and run["interrupted"] is False
-    assert run["selection"] == {"keyword": "case"} and run["planned"] == 41 and len(d["cases"]) == 25
-    assert "characteristic[fragments_merging]" in run["deselected"] and len(run["deselected"]) == 16
-    assert "partial run: 25 of 41 planned items; 16 deselected (-k 'case') (never ok)" in proc.stdout
-    assert "partial run: 25 of 41 planned items" in (base / "k.html").read_text()
+    assert run["selection"] == {"keyword": "case"} and run["planned"] == 42 and len(d["cases"]) == 25
+    assert "characteristic[fragments_merging]" in run["deselected"] and len(run["deselected"]) == 17
+    assert "partial run: 25 of 42 planned items; 17 deselected (-k 'case') (never ok)" in proc.stdout
+    assert "partial run: 25 of 42 planned items" in (base / "k.html").read_text()
     verified = cli(base, "verify", "k.json")
     assert verified.returncode == 0, verified.stdout
-    assert "note: partial run: 25 of 41 planned items; 16 deselected (-k 'case') (the report says so: ok false)" \
+    assert "note: partial run: 25 of 42 planned items; 17 deselected (-k 'case') (the report says so: ok false)" \
         in verified.stdout
 
 
@@ -189,7 +189,7 @@ def test_verify_catches_a_stripped_report_with_its_run_record_stripped_too(base:
         d["ok"] = True
 
     out = not_reproduced(base, tampered(base, "stripped2.json", strip))
-    assert "missing from it" in out and "  run.planned: report 36, recomputed 41" in out
+    assert "missing from it" in out and "  run.planned: report 37, recomputed 42" in out
 
 
 def test_verify_catches_an_edited_suite(base: Path) -> None:

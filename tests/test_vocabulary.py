@@ -45,7 +45,7 @@ def test_the_names_and_their_order():
     assert set(CHARACTERISTICS) == set(paper.table_5()) == set(VALUES)
     for name, row in paper.table_5().items():
         assert set(row.values()) <= set(VALUES[name]), name
-    assert SANITY_CHECKS == ("perfect", "discriminates", "deterministic", "no_mutation", "bool_int", "harmonic_f1")
+    assert SANITY_CHECKS == ("perfect", "discriminates", "deterministic", "no_nan", "no_mutation", "bool_int", "harmonic_f1")
     assert PROPERTY_SEARCH == "property-search" and PROPERTY_SEARCH not in SANITY_CHECKS
     assert CASE_STATUSES[0] == "ok" and "timed_out" in CASE_STATUSES
     assert {"passed", "failed", "undetermined", "not_applicable", "deviation", "unexpected_pass"} <= set(ITEM_STATUSES)

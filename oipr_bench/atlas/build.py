@@ -24,7 +24,7 @@ from .adapters.base import Adapter, Unavailable
 from .running.cache import ResultCache
 from .running.tasks import THREAD_VARIABLES, one_thread, worker_count  # noqa: F401 - the worker setup lives with the tasks
 
-__all__ = ["ROW_STATUSES", "batches", "profile_adapter", "profile_all", "one_thread", "worker_count", "row_from_report", "headline", "cell", "saturated_cells"]
+__all__ = ["ROW_STATUSES", "batches", "profile_adapter", "profile_all", "one_thread", "worker_count", "row_from_report", "derived_cells", "headline", "cell", "saturated_cells"]
 
 ROW_STATUSES = ("ok", "unavailable", "error", NOT_RUN)
 
@@ -102,17 +102,24 @@ def _strip_timings(obj: Any) -> Any:
     return obj
 
 
+def derived_cells(report: dict[str, Any]) -> dict[str, Any]:
+    """The row fields read from the verdicts of ``report``: characteristics, properties, sanity failures, saturated cells."""
+    return {
+        "characteristics": {c["name"]: cell(c) for c in report["characteristics"]},
+        "properties": {p["name"]: cell(p) for p in report.get("properties", [])},
+        "sanity_failed": [s["name"] for s in report.get("sanity", []) if s["status"] != "passed"],
+        "saturated": saturated_cells(report),
+    }
+
+
 def row_from_report(adapter: Adapter, report: dict[str, Any]) -> dict[str, Any]:
     """The atlas row of ``adapter`` from its audit report."""
     row = _base_row(adapter)
     row["status"] = "ok"
-    row["characteristics"] = {c["name"]: cell(c) for c in report["characteristics"]}
-    row["properties"] = {p["name"]: cell(p) for p in report.get("properties", [])}
+    row.update(derived_cells(report))
     row["cases"] = {c["case_id"]: headline(c) for c in report["cases"]}
     failed = [c for c in report["cases"] if c["status"] != "ok"]
     row["failed_cases"] = [c["case_id"] for c in failed]
-    row["sanity_failed"] = [s["name"] for s in report.get("sanity", []) if s["status"] != "passed"]
-    row["saturated"] = saturated_cells(report)
     if failed:
         row["reason"] = f"{len(failed)} of {len(report['cases'])} cases failed; first: {failed[0]['case_id']}: {failed[0]['message']}"
     return row

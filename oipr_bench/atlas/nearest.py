@@ -13,9 +13,10 @@ the mean absolute difference of the per-case headline numbers, each row's
 numbers first put on its own scale: its declared bounds when both are finite,
 else the span of its own case numbers, oriented so that 1 is its best end
 (a lower-is-better delay and an F1 then compare like for like).  Rows that
-share fewer than :data:`MIN_SHARED` of the placed row's defined cells are not
-candidates (a row with a handful of defined cells would otherwise sit at
-distance 0 from everything).
+share fewer than :data:`MIN_SHARED` of the placed row's defined cells, or fewer
+than :data:`MIN_SHARED_CELLS` cells, are not candidates: a row with a handful of
+defined cells would otherwise sit at distance 0 from rows whose case values
+anti-correlate (a delay with 4 defined cells beside an F1).
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, NamedTuple
 
-__all__ = ["Neighbour", "nearest", "differences", "compared_cells", "defined", "UNDEFINED", "MIN_SHARED", "own_scale"]
+__all__ = ["Neighbour", "nearest", "differences", "compared_cells", "defined", "UNDEFINED", "MIN_SHARED", "MIN_SHARED_CELLS",
+           "own_scale"]
 
 #: Cell values that are not a value: not applicable, undetermined, not profiled.
 UNDEFINED = frozenset({"n/a", "?", "-", ""})
 #: A candidate must define at least this share of the cells the placed row defines.
 MIN_SHARED = 0.5
+#: A placement compares at least this many cells both rows define.  Most cells take one of two values
+#: (yes/no, present/absent); two unrelated rows then agree on a cell about half the time, and on 8 cells
+#: with probability 2**-8 = 1/256: among the atlas's ~180 rows, less than one row is expected at
+#: distance 0 by chance.  With 4 cells it would be 11 rows.
+MIN_SHARED_CELLS = 8
 
 
 class Neighbour(NamedTuple):
@@ -85,15 +92,20 @@ def _case_distance(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
     return sum(diffs) / len(diffs) if diffs else math.inf
 
 
-def nearest(row: Mapping[str, Any], rows: list[Mapping[str, Any]], k: int = 3) -> list[Neighbour]:
-    """The ``k`` profiled rows nearest to ``row`` by behaviour (itself excluded)."""
+def nearest(row: Mapping[str, Any], rows: list[Mapping[str, Any]], k: int = 3,
+            min_cells: int = MIN_SHARED_CELLS) -> list[Neighbour]:
+    """The ``k`` profiled rows nearest to ``row`` by behaviour (itself excluded).
+
+    Ordered by the share of differing cells, ties broken by the case distance; a candidate shares
+    at least ``min_cells`` (default :data:`MIN_SHARED_CELLS`) and :data:`MIN_SHARED` of ``row``'s cells.
+    """
     mine = len(defined(row))
     out = []
     for other in rows:
         if other["status"] != "ok" or other["id"] == row["id"]:
             continue
         shared = compared_cells(row, other)
-        if not shared or len(shared) < MIN_SHARED * mine:
+        if not shared or len(shared) < max(min_cells, MIN_SHARED * mine):
             continue
         d = differences(row, other)
         out.append(Neighbour(other["id"], len(d) / len(shared), len(shared), d, _case_distance(row, other)))

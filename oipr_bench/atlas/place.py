@@ -1,20 +1,34 @@
 """Your metric among the atlas rows: its row inside the grid and the three nearest rows by behaviour.
 
 Used by ``oipr-bench atlas --evaluator X`` and the plugin's ``--oipr-atlas``;
-both audit only X and read the committed rows (``atlas.json``).
+both audit only X with the same options (:func:`placement_options`: the suite ``all`` unless one
+is given, since the rows carry characteristics and properties) and read the committed rows
+(``atlas.json``), so both place a metric on the same nearest rows.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Mapping
 
 from .adapters.base import Adapter
 from .build import row_from_report
-from .nearest import defined, nearest
+from .nearest import MIN_SHARED_CELLS, defined, nearest
 from .render import SHORT, grid_lines
 
-__all__ = ["user_row", "placement_lines", "unplaceable"]
+__all__ = ["user_row", "placement_lines", "unplaceable", "placement_options"]
+
+
+def placement_options(options: Any) -> Any:
+    """The audit options a placement runs with (both front ends): ``options`` with the suite ``all`` unless one is given.
+
+    The atlas rows carry characteristics and metric properties; a metric audited on Table 5 alone would be
+    compared on its characteristics only and land elsewhere.
+    """
+    from ..vocabulary import SUITE_ALL
+
+    return options if options.suite is not None else dataclasses.replace(options, suite=SUITE_ALL)
 
 
 def unplaceable(report: Mapping[str, Any]) -> str:
@@ -61,8 +75,12 @@ def placement_lines(row: Mapping[str, Any], doc: Mapping[str, Any], k: int = 3) 
     """
     names = list(doc["characteristics"])
     lines = grid_lines([row, *doc["rows"]], names, mark=row["id"])
+    mine = len(defined(row))
     lines += ["", f"nearest rows to {row['metric']} by behaviour (of {sum(r['status'] == 'ok' for r in doc['rows'])} profiled; "
-                  f"compared on the characteristics and properties both define, {len(defined(row))} defined here):"]
+                  f"compared on the characteristics and properties both define, {mine} defined here):"]
+    if mine < MIN_SHARED_CELLS:
+        return lines + [f"  not placed: {mine} defined cells, fewer than the {MIN_SHARED_CELLS} a placement compares "
+                        "(with so few, unrelated rows agree by chance)"]
     for n in nearest(row, list(doc["rows"]), k=k):
         where = ", ".join(SHORT.get(c, c) for c in n.differs) or "none: same behaviour"
         cases = (f"mean |case difference| {n.case_distance:.3f} on each row's own scale" if math.isfinite(n.case_distance)

@@ -2,7 +2,8 @@
 
 - no option: print the committed grid;
 - ``--write [DIR]``: profile every row and write the atlas (rows declared slow
-  are kept from DIR's existing atlas unless ``--include-slow``), its timings, and a page and a
+  are kept from DIR's existing atlas unless ``--include-slow``, their stored reports re-read with
+  the current readings: :mod:`oipr_bench.atlas.reread`), its timings, and a page and a
   badge per row (``pages/``, ``badges/``: :mod:`oipr_bench.atlas.site`);
 - ``--check [DIR]``: profile again, the cases in reverse order (so that a metric keeping state
   between calls drifts), and report every row that drifted (exit 1); a slow row is recomputed on
@@ -21,7 +22,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 import time
@@ -197,6 +197,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.build import not_run_row
     from ..atlas.adapters.registry import adapters
     from ..atlas.integrity import kept_profile_problem
+    from ..atlas.reread import reread_row
     from ..atlas.site.files import write_site
     from ..atlas.store import atlas_document, read_profile, slug, write_atlas
     from ..atlas.timings import record_timing
@@ -221,14 +222,14 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
             kept = None
         if a.env != env or a.id not in selected:  # another environment's row, or one not selected: kept as stored
             if kept is not None:
-                rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+                rows_by_id[a.id], reports[a.id] = reread_row(kept["row"], kept["report"])
             elif a.env != env:
                 rows_by_id[a.id] = not_run_row(a, f"a row of the {a.env} environment, not profiled yet: run `oipr-bench atlas --write` "
                                                   f"in a venv made by `{make_env_command(a.env)}`")
             else:
                 rows_by_id[a.id] = not_run_row(a, "not profiled yet (not selected by --only/--pin): run `oipr-bench atlas --write`")
         elif kept is not None and kept["row"]["status"] == "ok" and kept["row"]["version"] == a.version:
-            rows_by_id[a.id], reports[a.id] = kept["row"], kept["report"]
+            rows_by_id[a.id], reports[a.id] = reread_row(kept["row"], kept["report"])
         elif a.version is None:
             rows_by_id[a.id] = not_run_row(a, f"{a.package} is not installed (see atlas/requirements.txt)", "unavailable")
         else:
@@ -369,14 +370,12 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
 def _place(args: argparse.Namespace) -> int:
     """Audit ``--evaluator`` with the audit options, print its row among the others; exit like ``audit``."""
     from ..auditing.profile.profiles import AuditSession
-    from ..atlas.place import placement_lines, unplaceable, user_row
+    from ..atlas.place import placement_lines, placement_options, unplaceable, user_row
     from ..atlas.store import read_atlas
     from ..auditing.calling.resolve import parse_params, resolve
 
     doc = read_atlas(Path(args.dir) if args.dir else None)
-    options = options_from(args)
-    if options.suite is None:  # the atlas rows carry characteristics and properties: place on both
-        options = dataclasses.replace(options, suite="all")
+    options = placement_options(options_from(args))  # the plugin's --oipr-atlas places with the same options
     resolved = resolve(args.evaluator, parse_params(args.param, option="--param"))
     with cli_phrased(), AuditSession(resolved, options) as session:
         profile = session.run_all()

@@ -96,7 +96,8 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="after the profile, rank NAB's real detectors with the evaluator beside the 14 built-ins (a NAB checkout "
          "or a copy in NAB's layout): printed, and a section of --oipr-html (docs/realdata.md)"),
     _opt(("--oipr-atlas",), "atlas", action="store_true", default=False,
-         help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics"),
+         help="after the profile, print the evaluator's row inside the metric atlas with its three nearest metrics "
+              "(audits the suite all unless --oipr-suite is given, as `oipr-bench atlas --evaluator` does)"),
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}

@@ -70,7 +70,12 @@ def _options(config: pytest.Config) -> Any:
              "cases")
     values = {name: value(config, name) for name in names}
     values["input_kind"] = value(config, "input")
-    return options_from_flags(values, PLUGIN_FLAGS)
+    options = options_from_flags(values, PLUGIN_FLAGS)
+    if value(config, "atlas"):  # placed with the options `oipr-bench atlas --evaluator` uses
+        from ..atlas.place import placement_options
+
+        options = placement_options(options)
+    return options
 
 
 def _is_worker(config: pytest.Config) -> bool:

@@ -23,6 +23,7 @@ import numpy as np
 from ..auditing.properties import rules as property_rules
 from ..auditing.properties.run import DEFINITIONS
 from ..auditing.table5.findings import SCORE_TOLERANCE
+from ..auditing.table5.scale_guard import SPAN_STANDARD_ERRORS
 from ..auditing.profile.property_reference import PROPERTIES_FILE
 from ..io import atomic_write_text
 from ..reference.values import reference_dir
@@ -70,6 +71,17 @@ How a property is read:
 - **Undetermined, never a guess.** A failed call, a value computed from NaN, a saturated case, or an
   evaluator that is not deterministic (the `deterministic` sanity check runs first) makes the property
   undetermined, with the reason.
+- **A verdict needs a usable scale** (`oipr_bench.auditing.table5.scale_guard`; the Table 5 rows, for
+  every metric). A verdict that read a case where the metric rates its uninformative input (chance, or
+  the empty prediction) above `y_pred = y_true` is undetermined: the metric has no usable scale there,
+  not even for ordering the cases. A verdict that places a level relative to chance (existence reward,
+  fragments merging, ambiguous labels, a score metric's all-ones input) needs the chance-anchored span
+  `y_pred = y_true - chance` to be at least {span_standard_errors} standard errors of the chance mean: the rules take
+  three standard errors as the smallest effect that is not noise, and {span_standard_errors} = 3 / 0.3 keeps that noise
+  within 0.3 of the scale, the highest level a rule compares with chance; below it a verdict would only
+  say that the reading lies within the anchor's noise, so it is undetermined, with the reason.
+  Order-only verdicts (overlap, early detection, long anomaly, sparse anomalies) compare the cases with
+  each other and are not affected.
 - **Thresholds.** Besides the tolerance 1e-6, the rules' cut-offs are numbers stated in each rule below:
   ranking consistency rho 0.9, noise robustness 0.1, chance ordering 0.3 of the half-range and a margin
   of 0.02 (or three standard errors).
@@ -188,6 +200,7 @@ def properties_markdown(directory: str | os.PathLike[str] | None = None) -> str:
     families = load_families()
     intro = INTRO.replace("{dataset}", DATASET_VERSION).replace("{score_tolerance}",
                                                                  f"{SCORE_TOLERANCE:g}")
+    intro = intro.replace("{span_standard_errors}", f"{SPAN_STANDARD_ERRORS:g}")
     lines = intro.splitlines() + ["", "## The built-ins at a glance", "",
                                   "Every built-in with its default parameters (`reference_results/properties.json`, "
                                   "checked by `oipr-bench reference --check`):", ""]

@@ -23,7 +23,7 @@ from ...evaluators.score import Score, f1_from
 
 
 __all__ = ["coerce_result", "coerce_with_flag", "result_kind", "check_range", "bounds_hint", "RANGE_TOLERANCE",
-           "OUT_OF_BOUNDS", "KIND_PR", "KIND_SCORE", "KINDS", "Bounds", "normalise_bounds", "is_bounded"]
+           "OUT_OF_BOUNDS", "NAN_WHERE_DEFINED", "KIND_PR", "KIND_SCORE", "KINDS", "Bounds", "normalise_bounds", "is_bounded"]
 
 #: Result kinds: precision and recall (and F1), or one number.
 KIND_PR = "pr"
@@ -159,6 +159,9 @@ def coerce_with_flag(result: Any) -> tuple[Score, bool]:
 #: recall of 1.0000000000000002 is 1).
 RANGE_TOLERANCE = 1e-9
 
+#: How a result's problem names a NaN where the value is defined (the ``no_nan`` sanity check finds it).
+NAN_WHERE_DEFINED = "is NaN although it is well defined here"
+
 
 def _range_text(bounds: tuple[float, float]) -> str:
     lo, hi = bounds
@@ -209,7 +212,7 @@ def check_range(
     if kind == KIND_SCORE:
         value = score.f1
         if math.isnan(value):
-            return "" if nan_ok["f1"] else "score is NaN although it is well defined here"
+            return "" if nan_ok["f1"] else f"score {NAN_WHERE_DEFINED}"
         if math.isinf(value):
             return f"score = {value!r} is not a finite number"
         lo, hi = bounds
@@ -219,7 +222,7 @@ def check_range(
     for name, value in zip(Score._fields, score):
         if math.isnan(value):
             if not nan_ok[name]:
-                return f"{name} is NaN although it is well defined here"
+                return f"{name} {NAN_WHERE_DEFINED}"
         elif not -RANGE_TOLERANCE <= value <= 1.0 + RANGE_TOLERANCE:
             return f"{name} = {value!r} lies outside [0, 1]" + above_one_note(name, value)
     return ""

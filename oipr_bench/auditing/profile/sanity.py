@@ -22,6 +22,7 @@ import numpy as np
 
 from ..expectations import Expectation, judge_sanity
 from .results import CaseResult, SanityResult
+from ..calling.coerce import NAN_WHERE_DEFINED
 from ..calling.runner import CallOutcome, Caller
 from ..calling.declarations import Declarations
 from ..table5.discrimination import DISCRIMINATION_HEAD, discrimination_problem, perfect_problem
@@ -35,13 +36,14 @@ from ...vocabulary import (
     HARMONIC_F1,
     MUTATED,
     NO_MUTATION,
+    NO_NAN,
     PASSED,
     PERFECT,
     PROPERTY_SEARCH,
     UNDETERMINED,
 )
 
-__all__ = ["NONDETERMINISM", "nondeterminism", "SanityContext", "CHECKS", "SANITY_TOLERANCE", "HARMONIC_TOLERANCE", "run_check"]
+__all__ = ["NONDETERMINISM", "nondeterminism", "no_value_note", "nan_cases", "no_nan_result", "SanityContext", "CHECKS", "SANITY_TOLERANCE", "HARMONIC_TOLERANCE", "run_check"]
 
 #: A perfect prediction must score 1 within this; bool/int inputs must agree within this.
 SANITY_TOLERANCE = 1e-9
@@ -151,7 +153,12 @@ def check_discriminates(ctx: SanityContext) -> SanityResult:
 
 
 def check_deterministic(ctx: SanityContext) -> SanityResult:
-    """The same input twice gives the same output."""
+    """The same input twice gives the same output; fails only when two calls on one input differ.
+
+    A probe whose two calls both gave no value the same way (both raised, or both returned NaN where
+    the value is defined: :func:`check_no_nan` names that) shows no difference: with another probe
+    agreeing the check passes and says which probe gave no value; with none, it observed nothing.
+    """
     failures = []
     for cid in _DETERMINISM_CASES:
         t, p = _series(ctx, cid)
@@ -163,12 +170,48 @@ def check_deterministic(ctx: SanityContext) -> SanityResult:
                                 f"{cid}: two calls on the same input: {order} gave {_triple(good)}, the other failed "
                                 f"({bad.kind}: {bad.message})")
         if not first.ok:
+            if first.kind != second.kind:
+                return SanityResult(DETERMINISTIC, FAILED, f"{cid}: two calls on the same input failed differently "
+                                                           f"({first.kind}: {first.message}; {second.kind}: {second.message})")
             failures.append(f"{cid}: {first.message}")
             continue
         if not all(_same(a, b, 0.0) for a, b in zip(_triple(first), _triple(second))):
             return SanityResult(DETERMINISTIC, FAILED,
                                 f"{cid}: two calls on the same input gave {_triple(first)} and {_triple(second)}")
-    return _verdict(DETERMINISTIC, failures, len(_DETERMINISM_CASES))
+    if len(failures) == len(_DETERMINISM_CASES):
+        return _nothing_observed(DETERMINISTIC, failures)
+    return SanityResult(DETERMINISTIC, PASSED, no_value_note("; ".join(failures)) if failures else "")
+
+
+def no_value_note(failures: str) -> str:
+    """The message of a passed ``deterministic`` check some of whose probes gave no value (``failures`` joined)."""
+    return f"the calls that gave a value agree; no value to compare on {failures}"
+
+
+def nan_cases(results: Any) -> list[Any]:
+    """The case results (:class:`CaseResult`) that returned NaN where the value is defined."""
+    return [r for r in results if not r.ok and NAN_WHERE_DEFINED in (r.message or "")]
+
+
+def no_nan_result(results: list[Any]) -> SanityResult:
+    """The ``no_nan`` verdict on the audit's case results (shared by :func:`check_no_nan` and a stored report's re-reading)."""
+    bad = nan_cases(results)
+    if bad:
+        shown = "; ".join(f"{r.case_id}: {r.message}" for r in bad[:3])
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        return SanityResult(NO_NAN, FAILED, f"NaN where the value is defined on {len(bad)} of {len(results)} cases: {shown}{more}")
+    if not any(r.ok for r in results):
+        return _nothing_observed(NO_NAN, [f"{r.case_id}: {r.status}" for r in results][:3] + ["..."])
+    return SanityResult(NO_NAN, PASSED)
+
+
+def check_no_nan(ctx: SanityContext) -> SanityResult:
+    """No case returns NaN where its value is defined (a 0/0 quantity is the only NaN a result may hold).
+
+    Reads the audit's case results (every case, run once); fails naming the cases and the quantity.
+    Undetermined when no case gave a value and none returned NaN.
+    """
+    return no_nan_result([ctx.run_case(cid) for cid in ctx.cases])
 
 
 def nondeterminism(res: SanityResult) -> str:
@@ -273,6 +316,7 @@ CHECKS: dict[str, Callable[[SanityContext], SanityResult]] = {
     PERFECT: check_perfect,
     DISCRIMINATES: check_discriminates,
     DETERMINISTIC: check_deterministic,
+    NO_NAN: check_no_nan,
     NO_MUTATION: check_no_mutation,
     BOOL_INT: check_bool_int,
     HARMONIC_F1: check_harmonic_f1,

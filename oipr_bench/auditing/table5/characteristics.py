@@ -62,6 +62,7 @@ from .findings import (
     normalise_value,
 )
 from .readings import KIND_SCORE, PRECISION, RECALL, RECALL_SHARE, SCORE, Observations
+from .scale_guard import guarded
 from .rules import (
     check_addressing_ambiguous_labels,
     check_all_one_overestimation,
@@ -210,7 +211,10 @@ def derive(name: str, obs: Observations) -> Finding:
 
     A rule that needs a quantity ``obs`` does not have (precision of a
     scalar) gives a ``not_applicable`` finding with the reason; one that
-    cannot read its numbers (NaN, an undefined scale) an ``undetermined`` one.
+    cannot read its numbers (NaN, an undefined scale) an ``undetermined`` one, and so does a
+    verdict whose scale is not usable on a case it read (uninformative input above the perfect
+    one, or a level against chance on a span its standard error can move:
+    :func:`~oipr_bench.auditing.table5.scale_guard.guarded`).
 
     Raises
     ------
@@ -222,7 +226,7 @@ def derive(name: str, obs: Observations) -> Finding:
     reason = not_applicable_reason(name, obs)
     if reason:
         return _not_applicable(name, REQUIRED_CASES[name], reason)
-    return RULES[name](obs)
+    return guarded(RULES[name](obs), obs.higher_is_better, obs.scalar)
 
 
 def derive_all(obs: Observations) -> dict[str, Finding]:
