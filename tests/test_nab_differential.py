@@ -190,3 +190,18 @@ def test_the_plugin_catches_a_planted_nab_bug(pytester: pytest.Pytester) -> None
     assert "FAILED oipr-bench::differential[random_density]" in out, out[-3000:]
     assert ("reproduce: from oipr_bench.scenarios.events import from_events; y_true, y_pred = "
             "from_events([[0, 2]], 2), from_events([[0, 2]], 2)") in out
+
+
+def test_a_report_with_a_nab_counterexample_follows_the_schema(tmp_path: Path) -> None:
+    import json
+
+    import oipr_bench
+    from oipr_bench.jsondata import schema_problem
+
+    spec = write_planted("fp_sign", tmp_path)
+    profile = oipr_bench.audit(spec, reference="NAB", differential=20, bounds=NAB_BOUNDS, sanity=False)
+    d = json.loads(profile.to_json())
+    assert schema_problem(d, "report.schema.json") is None
+    failed = [r for r in d["differential"] if r["status"] == FAILED]
+    assert failed and failed[0]["shrunk"]["one_number"] is True
+    assert failed[0]["shrunk"]["reference"][:2] == [None, None]

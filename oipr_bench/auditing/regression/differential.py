@@ -114,7 +114,7 @@ class Disagreement:
                 "y_pred_events": self.pair.y_pred_events,
                 "mine": None if self.mine is None else [number(v) for v in self.mine],
                 "reference": [number(v) for v in self.reference], "problem": self.problem,
-                "one_number": self.one_number}
+                **({"one_number": True} if self.one_number else {})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Disagreement":
