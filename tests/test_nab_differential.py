@@ -205,3 +205,14 @@ def test_a_report_with_a_nab_counterexample_follows_the_schema(tmp_path: Path) -
     failed = [r for r in d["differential"] if r["status"] == FAILED]
     assert failed and failed[0]["shrunk"]["one_number"] is True
     assert failed[0]["shrunk"]["reference"][:2] == [None, None]
+
+
+def test_verify_reproduces_a_report_with_a_nab_counterexample(tmp_path: Path) -> None:
+    write_planted("fp_sign", tmp_path)
+    report = tmp_path / "report.json"
+    audit = _cli(tmp_path, "audit", "my_nab_fp_sign.py:evaluate", "--bounds", ":100", "--reference", "NAB",
+                 "--differential", "10", "--format", "json", "-o", str(report))
+    assert audit.returncode == 1, audit.stderr[-2000:]  # the planted bug: differential items fail
+    proc = _cli(tmp_path, "verify", str(report))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "reproduced: all" in proc.stdout and "11 differential families" in proc.stdout
