@@ -1,4 +1,4 @@
-"""Speed and memory benchmark of the seven reference evaluators (run on demand).
+"""Speed and memory benchmark of the seven reference evaluators and the NAB score (run on demand).
 
 Usage (from the repository root, with oipr-bench installed)::
 
@@ -42,6 +42,12 @@ and every measurement runs in a **fresh Python subprocess** that loads them:
   tracemalloc peak of one call per family; the CPU time (``time.process_time``)
   of the same calls is printed beside the wall-time ratio the target is judged on.
 
+* the NAB score (``evaluators.get("NAB")``, one number) in the same rows, and up to
+  ``--literal-max`` points its literal loop-by-loop oracle
+  (:func:`oipr_bench.evaluators.oracles.nab.nab_oracle`) interleaved with it in one process as
+  for OIPR: NAB's row is printed beside that baseline (the ratio of the median round, and whether
+  both give the same number, 1e-9 relative).  NAB has no time target of its own.
+
 Targets: OIPR at 1e6 >= 100x faster than literal; every evaluator
 <= 0.1 s at 1e6; OIPR at 1e7 <= 1 s and peak memory <= 1 GB.  Worst cases:
 every evaluator's worst family within 3x of its typical time and under
@@ -65,7 +71,10 @@ from pathlib import Path
 import numpy as np
 
 NAMES = ("PW", "PA", "PA%K", "RP/RR", "TaPR", "AM", "OIPR")
+#: The one-number evaluators of 0/1 predictions measured beside them (their score is one float).
+ONE_NUMBER = ("NAB",)
 LITERAL = "literal OIPR (Algorithm 1)"
+LITERAL_NAB = "literal NAB (loop oracle)"
 SEED = 20240601
 
 
@@ -180,6 +189,8 @@ def worker(name: str, data_dir: str, repeat: int) -> dict:
     y_pred = np.load(os.path.join(data_dir, "y_pred.npy"))
     if name == LITERAL:
         return _literal_worker(y_true, y_pred, repeat)
+    if name == LITERAL_NAB:
+        return _literal_nab_worker(y_true, y_pred, repeat)
     if name.startswith("worst:"):
         return _families_worker(name.split(":", 1)[1], y_true, y_pred, repeat)
     return _evaluator_worker(name, y_true, y_pred, repeat)
@@ -201,7 +212,40 @@ def _evaluator_worker(name: str, y_true: np.ndarray, y_pred: np.ndarray, repeat:
         times.append(time.perf_counter() - t0)
     rss = _maxrss_bytes() - base
     return {"time": min(times), "rss": rss, "traced": _traced_peak(evaluator, y_true, y_pred),
-            "score": list(map(float, score))}
+            "score": _floats(score)}
+
+
+def _floats(score) -> list[float]:  # type: ignore[no-untyped-def]
+    """An evaluator's result as a list: (P, R, F1), or one number (NAB) as a one-item list."""
+    return [float(score)] if np.ndim(score) == 0 else list(map(float, score))
+
+
+def _literal_nab_worker(y_true: np.ndarray, y_pred: np.ndarray, repeat: int) -> dict:
+    """NAB's loop-by-loop oracle interleaved with the vectorised NAB: both see the same machine load."""
+    import gc
+
+    from oipr_bench import evaluators
+    from oipr_bench.evaluators.oracles.nab import nab_oracle
+
+    t_list, p_list = y_true.tolist(), y_pred.tolist()
+    gc.collect()
+    base = _maxrss_bytes()
+    fast = evaluators.get("NAB")
+    value = fast(y_true, y_pred)  # warm-up of the vectorised one
+    times, fast_times, ratios = [], [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        literal = nab_oracle(t_list, p_list)
+        times.append(time.perf_counter() - t0)
+        round_fast = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            value = fast(y_true, y_pred)
+            round_fast.append(time.perf_counter() - t0)
+        fast_times.extend(round_fast)
+        ratios.append(times[-1] / min(round_fast))
+    return {"time": min(times), "rss": _maxrss_bytes() - base, "traced": None, "score": [float(literal)],
+            "fast_score": [float(value)], "fast_time_same_process": min(fast_times), "round_ratios": ratios}
 
 
 def _traced_peak(evaluator, y_true: np.ndarray, y_pred: np.ndarray) -> int:  # type: ignore[no-untyped-def]
@@ -265,7 +309,7 @@ def _families_worker(name: str, y_true: np.ndarray, y_pred: np.ndarray, repeat: 
         "time": {f: min(v) for f, v in times.items()},
         "cpu": {f: min(v) for f, v in cpu.items()},
         "traced": {f: _traced_peak(evaluator, t, p) for f, (t, p) in pairs.items()},
-        "score": {f: list(map(float, evaluator(t, p))) for f, (t, p) in pairs.items()},
+        "score": {f: _floats(evaluator(t, p)) for f, (t, p) in pairs.items()},
     }
 
 
@@ -300,7 +344,8 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sizes", default="1e5,1e6,1e7", help="comma-separated series lengths (default 1e5,1e6,1e7)")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per evaluator; the best is reported (default 3)")
     parser.add_argument("--quick", action="store_true", help="smoke run: sizes 1e4,1e5, repeat 2")
-    parser.add_argument("--evaluators", default=",".join(NAMES), help="comma-separated evaluator names (default: all seven)")
+    parser.add_argument("--evaluators", default=",".join(NAMES + ONE_NUMBER),
+                        help="comma-separated evaluator names (default: all seven and NAB)")
     parser.add_argument("--literal-max", type=float, default=1e6, help="largest N for the literal Algorithm 1 (default 1e6)")
     parser.add_argument("--worst-size", type=float, default=None,
                         help="N of the worst-case families (default: the largest of --sizes; 0 skips them)")
@@ -348,8 +393,9 @@ def _typical_table(sizes: list[int], names: list[str], repeat: int, literal_max:
     for n in sizes:
         share = _generate(n, tmp)
         jobs = list(names) + ([LITERAL] if "OIPR" in names and n <= literal_max else [])
+        jobs += [LITERAL_NAB] if "NAB" in names and n <= literal_max else []
         for name in jobs:
-            res = _run_worker(name, tmp, min(repeat, 3) if name == LITERAL else repeat)
+            res = _run_worker(name, tmp, min(repeat, 3) if name in (LITERAL, LITERAL_NAB) else repeat)
             records.append({"n": n, "evaluator": name, **res})
             if "error" in res:
                 print(f"{n:>10}  {name:<27} FAILED: {res['error']}")
@@ -412,6 +458,27 @@ def _literal_summary(sizes: list[int], by: dict) -> None:
         print(line)
 
 
+def _nab_summary(sizes: list[int], by: dict) -> None:
+    """NAB's row beside its baseline, the literal oracle timed in the same process."""
+    rows = [(n, by.get((n, "NAB")), by.get((n, LITERAL_NAB))) for n in sizes]
+    rows = [(n, fast, slow) for n, fast, slow in rows if slow]
+    if not rows:
+        return
+    print()
+    print("NAB vs its literal loop oracle (same data; interleaved in one process):")
+    for n, fast, slow in rows:
+        same = slow["fast_time_same_process"]
+        spread = sorted(slow["round_ratios"])
+        a, b = slow["fast_score"][0], slow["score"][0]
+        agree = abs(a - b) <= 1e-9 * max(1.0, abs(b))
+        line = (f"  N={n:>9}: literal {slow['time']:.3f} s, NAB {same:.4f} s interleaved, median round ratio "
+                f"{statistics.median(spread):.0f}x (min/max {spread[0]:.0f}x / {spread[-1]:.0f}x); "
+                f"score {a:.6f}, same number: {'yes' if agree else 'NO'}")
+        if fast:
+            line += f"; NAB's fresh-process row {fast['time']:.4f} s"
+        print(line)
+
+
 def _verdicts(records: list[dict], worst: list[dict], by: dict) -> list[bool | None]:
     print()
     print("Targets:")
@@ -459,9 +526,9 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [10**4, 10**5] if args.quick else _parse_sizes(args.sizes)
     repeat = 2 if args.quick else max(1, args.repeat)
     names = [n.strip() for n in args.evaluators.split(",") if n.strip()]
-    unknown = [n for n in names if n not in NAMES]
+    unknown = [n for n in names if n not in NAMES + ONE_NUMBER]
     if unknown:
-        raise SystemExit(f"run.py: unknown evaluator(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+        raise SystemExit(f"run.py: unknown evaluator(s) {', '.join(unknown)}; choose from {', '.join(NAMES + ONE_NUMBER)}")
     worst_n = max(sizes) if args.worst_size is None else int(args.worst_size)
 
     _print_header(repeat)
@@ -470,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         worst = _worst_table(worst_n, names, repeat, tmp) if worst_n > 0 else []
     by = {(r["n"], r["evaluator"]): r for r in records if "error" not in r}
     _literal_summary(sizes, by)
+    _nab_summary(sizes, by)
     verdicts = _verdicts(records, worst, by)
     print(f"load average at the end: {_load()}")
     if args.json:

@@ -429,3 +429,182 @@ def test_versions_line_names_each_package_once():
 def test_cross_env_names_the_installed_versions(dist):
     _need(dist)
     assert f"{dist} {package_version(dist)}" in " ".join(cross_env.__doc__.split())
+
+
+# ---------------------------------------------------------------------------------------------
+# The atlas's NAB-score rows (TSADmetrics, merlion) against oipr-bench's NAB (nab_rows)
+
+from oipr_bench.atlas.disagreements import nab_rows  # noqa: E402
+from oipr_bench.atlas.disagreements.nab_rows import GENERATED, NAB_VALUES  # noqa: E402
+
+_OURS_NO_PROBATION = {"probation_percent": 0}
+_NAB_TOL = 5e-5  # the texts print 4 decimals
+
+
+def _nab_row(module: str, metric: str):
+    """The atlas row's own call (the adapter the atlas builds), e.g. ``("tsadmetrics", "nab_score")``."""
+    adapters = import_submodule("oipr_bench.atlas.adapters.main", module).ADAPTERS
+    row, = [a for a in adapters if a.metric == metric]
+    return row.build(row.params)
+
+
+def _nab_close(value: float, key: str) -> None:
+    assert abs(value - NAB_VALUES[key]) < _NAB_TOL, (key, value, NAB_VALUES[key])
+
+
+def test_tsadmetrics_nab_after_a_one_row_window_and_without_windows():
+    _need("TSADmetrics")
+    theirs, ours = _nab_row("tsadmetrics", "nab_score"), evaluators.get("NAB", **_OURS_NO_PROBATION)
+    inputs = nab_rows.one_row_window_input()
+    _nab_close(ours(*inputs[1]), "one-row d1, oipr-bench")
+    _nab_close(theirs(*inputs[1]), "one-row d1, TSADmetrics")
+    _nab_close(theirs(*inputs[2]), "one-row d2, TSADmetrics")
+    # by hand: the false positive d rows after the window weighs sigma(d) x 0.11 (width 1 read as 2), ours -0.11;
+    # one window: null -1, perfect 1, so the normalised difference is 100 (1 + sigma(d)) 0.11 / 2
+    sigma = lambda x: 2 / (1 + np.exp(5 * x)) - 1  # noqa: E731
+    for d, pair in inputs.items():
+        assert theirs(*pair) - ours(*pair) == pytest.approx(100 * (1 + sigma(d)) * 0.11 / 2, abs=1e-9), d
+    # from 4 rows on (beyond the sigmoid's clip at 3) both charge the full weight
+    y = np.zeros(10, np.int64)
+    y[2] = 1
+    p = y.copy()
+    p[6] = 1
+    assert theirs(y, p) == pytest.approx(ours(y, p), abs=1e-12)
+    none = nab_rows.no_window_input()
+    assert theirs(*none["empty"]) == 0.0 and np.isnan(ours(*none["empty"]))
+    assert np.isnan(theirs(*none["one"])) and np.isnan(ours(*none["one"]))
+    # the window weights of the cause are in the installed source
+    src = _source("tsadmetrics", "utils/functions_nabscore.py")
+    assert "prevWindowWidth==1" in src.replace(" ", "") and "probationPercent=0" in _source(
+        "tsadmetrics", "metrics/tem/dpm/NabScore.py").replace(" ", "")
+
+
+def test_tsadmetrics_nab_equals_ours_without_probation_on_the_cases():
+    _need("TSADmetrics")
+    from oipr_bench.reference.values import evaluate_case, load_cases
+
+    theirs = _nab_row("tsadmetrics", "nab_score")
+    no_probation, default = evaluators.get("NAB", **_OURS_NO_PROBATION), evaluators.get("NAB")
+    differ = []
+    for case in load_cases():
+        mine = float(np.mean([theirs(case.y_true, pred) for pred in case.predictions]))
+        assert mine == pytest.approx(evaluate_case(no_probation, case).score.f1, rel=1e-9, abs=1e-9), case.id
+        if abs(mine - evaluate_case(default, case).score.f1) > 1e-9 * max(1.0, abs(mine)):
+            differ.append(case.id)
+    assert tuple(differ) == GENERATED["cases TSADmetrics differs, default probation"]
+
+
+def test_merlion_nab_false_positive_weights_and_scale():
+    _need("salesforce-merlion")
+    from oipr_bench.reference.values import evaluate_case, load_cases
+
+    theirs, ours = _nab_row("merlion", "nab_score[standard]"), evaluators.get("NAB", **_OURS_NO_PROBATION)
+    inputs = nab_rows.window_input()
+    assert theirs(*inputs["first"]) == pytest.approx(NAB_VALUES["window first, merlion"], abs=1e-15)
+    _nab_close(ours(*inputs["first"]), "window first, oipr-bench and TSADmetrics")
+    for name in ("after", "before", "late"):
+        _nab_close(ours(*inputs[name]), f"window {name}, oipr-bench and TSADmetrics")
+        _nab_close(theirs(*inputs[name]), f"window {name}, merlion")
+    # by hand: a false positive at relative position x of its normal stretch costs 0.11 tanh(2.5 (1 - x)) / tanh(2.5)
+    falling = lambda x: np.tanh(2.5 * (1 - x)) / np.tanh(2.5)  # noqa: E731
+    for name, x in (("after", 0 / 10), ("before", 4 / 5), ("late", 9 / 10)):
+        assert theirs(*inputs[name]) == pytest.approx((2 - 0.11 * falling(x)) / (2 + 1e-8), abs=1e-12), name
+    none = nab_rows.no_window_input()
+    assert theirs(*none["empty"]) == 0.0 and np.isnan(ours(*none["empty"]))
+    assert theirs(*none["one"]) == pytest.approx(NAB_VALUES["no window, one detection, merlion"], abs=0.01)
+    assert theirs(*none["one"]) == pytest.approx(-0.11 * falling(3 / 10) / 1e-8, rel=1e-9)
+    # the 25 cases: equal (x 100) exactly where the prediction has no point outside the windows
+    equal, differ = [], []
+    for case in load_cases():
+        mine = 100 * float(np.mean([theirs(case.y_true, pred) for pred in case.predictions]))
+        no_fp = all(not np.any((pred == 1) & (case.y_true == 0)) for pred in case.predictions)
+        same = abs(mine - evaluate_case(ours, case).score.f1) < 1e-5
+        assert same == no_fp, case.id
+        (equal if same else differ).append(case.id)
+    assert (len(equal), len(differ)) == (25 - GENERATED["cases merlion differs"], GENERATED["cases merlion differs"])
+
+
+def _runs(y: np.ndarray) -> list[tuple[int, int]]:
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], y, [0]])))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def _merlion_model(y: np.ndarray, p: np.ndarray, fp: float, fn: float) -> float:
+    """merlion's NAB as the entry traces it: NAB's window weights, the falling false-positive weight per stretch."""
+    falling = lambda x: np.tanh(2.5 * (1 - x)) / np.tanh(2.5)  # noqa: E731
+    events = _runs(y)
+    edges = sorted({0, len(y), *(b for e in events for b in e)})
+    score = 0.0
+    for a, b in zip(edges, edges[1:]):
+        hits = np.flatnonzero(p[a:b])
+        if y[a] and hits.size:
+            score += falling(hits[0] / (b - a))
+        elif y[a]:
+            score -= fn
+        else:
+            score -= fp * float(np.sum(falling(hits / (b - a))))
+    null, perfect = -fn * len(events), 1.0 * len(events)
+    return (score - null) / (perfect - null + 1e-8)
+
+
+def _tsadmetrics_model(y: np.ndarray, p: np.ndarray, ours) -> float:
+    """TSADmetrics' NAB as the entry traces it: ours with no probation, 0 for an empty prediction, and a one-row
+    window's width read as 2 for the false positives after it."""
+    if not p.any():
+        return 0.0
+    events = _runs(y)
+    value = ours(y, p)
+    if not events:
+        return value
+    sigma = lambda x: 2 / (1 + np.exp(5 * x)) - 1  # noqa: E731
+    extra = sum((1 + sigma(d)) * 0.11 for s, e in events if e - s == 1
+                for d in (1, 2, 3) if s + d < len(y) and not y[s + 1:s + d + 1].any() and p[s + d])
+    return value + 100 * extra / (2 * len(events))
+
+
+def test_nab_rows_differ_only_by_the_traced_causes_on_generated_pairs():
+    _need("TSADmetrics")
+    _need("salesforce-merlion")
+    from oipr_bench.atlas.adapters.main.merlion import NAB_PROFILES
+    from oipr_bench.testing.families import family_pairs, series_of
+
+    tsad = _nab_row("tsadmetrics", "nab_score")
+    merlion = {name: _nab_row("merlion", f"nab_score[{name}]") for name in NAB_PROFILES}
+    profiles = {"standard": "standard", "reward_low_fp": "reward_low_FP_rate", "reward_low_fn": "reward_low_FN_rate"}
+    ours = {name: evaluators.get("NAB", profile=p, **_OURS_NO_PROBATION) for name, p in profiles.items()}
+
+    def same(a: float, b: float, rel: float) -> bool:
+        return bool(np.isnan(a) and np.isnan(b)) or abs(a - b) <= rel * max(1.0, abs(b))
+
+    counts = {"TSADmetrics": 0, "merlion": 0}
+    for family in GENERATED["families"]:
+        for pair in family_pairs(family, GENERATED["pairs_per_family"]):
+            y, p = series_of(pair.y_true_events, pair.length), series_of(pair.y_pred_events, pair.length)
+            value = tsad(y, p)
+            counts["TSADmetrics"] += not same(value, ours["standard"](y, p), 1e-9)
+            assert same(value, _tsadmetrics_model(y, p, ours["standard"]), 1e-9), (family, pair.index)
+            for name, weights in NAB_PROFILES.items():
+                value = merlion[name](y, p)
+                if name == "standard":
+                    counts["merlion"] += not same(100 * value, ours[name](y, p), 1e-7)
+                model = _merlion_model(y, p, weights["fp_weight"], weights["fn_weight"])
+                assert same(value, model, 1e-9), (name, family, pair.index, value, model)
+    assert counts == {"TSADmetrics": GENERATED["TSADmetrics differs"], "merlion": GENERATED["merlion differs"]}
+
+
+def test_render_includes_the_nab_entries():
+    from oipr_bench.atlas.disagreements.report import render_disagreements
+
+    text = render_disagreements([])
+    section = text[text.index("## The NAB score rows against oipr-bench's NAB"):]
+    assert text.index("## Across the two environments") < text.index("## The NAB score rows")
+    assert len(nab_rows.NAB_ENTRIES) == 2
+    for entry in nab_rows.NAB_ENTRIES:
+        assert f"### {entry.title}" in section and entry.cause in section
+        for value in entry.values:
+            assert value in section
+        for test in entry.tests:
+            name = test.split("::")[1]
+            assert f"def {name}(" in Path(__file__).read_text(), test  # the named test exists
+    assert f"TSADmetrics {NAB_VALUES['one-row d1, TSADmetrics']:.4f}" in section
+    assert f"merlion {NAB_VALUES['window after, merlion']:.4f}" in section

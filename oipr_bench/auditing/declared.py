@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .option_names import OptionError
-from ..evaluators import SCORE_NAMES
+from ..evaluators import NUMBER_NAMES, SCORE_NAMES
 from ..vocabulary import CHARACTERISTICS, METRIC_PROPERTIES, PROPERTY_SEARCH, SANITY_CHECKS
 from ..vocabulary import SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5
 
@@ -80,7 +80,7 @@ def inapplicable_declaration(options: Any, kind: str | None, evaluator: str) -> 
             if given:
                 return OptionError(f"{{{name}}} applies to a one-number score, but {evaluator} returns precision and "
                                    f"recall; drop {{{name}}}", name)
-    scores = options.reference in SCORE_NAMES
+    scores = options.reference in SCORE_NAMES + NUMBER_NAMES  # references returning one number
     if kind == "score" and options.reference is not None and not scores:
         return OptionError(f"{{reference}} {options.reference} returns precision and recall, but {evaluator} returns "
                            "one number: their results cannot be compared; drop {reference}", "reference")
@@ -97,6 +97,10 @@ def mismatched_reference(options: Any, input_kind: str, evaluator: str) -> Optio
     if options.reference in SCORE_NAMES and input_kind != "scores":
         return OptionError(f"{{reference}} {options.reference} takes scores, but {evaluator} takes binary predictions: "
                            "their results cannot be compared; declare {input_kind} scores or drop {reference}",
+                           "reference", "input_kind")
+    if options.reference in NUMBER_NAMES and input_kind == "scores":
+        return OptionError(f"{{reference}} {options.reference} takes 0/1 predictions, but {evaluator} takes scores: "
+                           "their results cannot be compared; drop {input_kind} scores or {reference}",
                            "reference", "input_kind")
     if options.chance_draws is not None and input_kind != "scores":  # no chance anchor to reduce
         return OptionError(f"{{chance_draws}} applies to a metric taking scores (its chance anchors); {evaluator} takes "

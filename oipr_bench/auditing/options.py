@@ -128,7 +128,9 @@ class AuditOptions:
     reference : str or None
         A built-in evaluator whose reference values every case is compared with; a score evaluator
         (:data:`~oipr_bench.evaluators.SCORE_NAMES`) too (its stored numbers), and on the score families
-        with ``differential``.
+        with ``differential``; or a one-number evaluator of 0/1 predictions
+        (:data:`~oipr_bench.evaluators.NUMBER_NAMES`: NAB), computed on every case and compared on the
+        binary families.
     reference_params : dict
         Its parameters (only with ``reference``).
     against : {"reference", "paper"} or None
@@ -285,13 +287,13 @@ class AuditOptions:
         object.__setattr__(self, "shrink_budget", budget)
 
     def _reference_evaluator_params(self) -> dict[str, Any]:
-        from ..evaluators import NAMES, SCORE_NAMES, get
+        from ..evaluators import NAMES, NUMBER_NAMES, SCORE_NAMES, get
         from ..jsondata import jsonable
 
-        if self.reference not in NAMES + SCORE_NAMES:
+        if self.reference not in NAMES + SCORE_NAMES + NUMBER_NAMES:
             raise OptionError(f"{{reference}}: unknown evaluator {self.reference!r}; built-in evaluators are "
-                              f"{', '.join(NAMES + SCORE_NAMES)}", "reference")
-        if self.against == "paper" and self.reference in SCORE_NAMES:
+                              f"{', '.join(NAMES + SCORE_NAMES + NUMBER_NAMES)}", "reference")
+        if self.against == "paper" and self.reference not in NAMES:
             raise OptionError(f"{{against}} paper: {self.reference} has no row in Table A1; drop {{against}}", "against")
         try:
             params = dict(get(self.reference, **self.reference_params).params)

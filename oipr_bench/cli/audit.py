@@ -63,7 +63,8 @@ def add_run_options(parser: argparse.ArgumentParser, *, param_aliases: tuple[str
     parser.add_argument("--expect-file", metavar="PATH", help="TOML or JSON file of characteristic = value declarations")
     parser.add_argument("--reference", metavar="NAME", help="also compare every case with this built-in evaluator; its own Table 5 and property row "
                         "become the expected profile (a score evaluator, e.g. VUS-PR, with --input scores: "
-                        "its stored numbers on every case, and generated cases with --differential)")
+                        "its stored numbers on every case, and generated cases with --differential; NAB, for an evaluator "
+                        "returning one number from 0/1 predictions, on the generated 0/1 pairs)")
     parser.add_argument("--reference-param", action="append", default=[], metavar="KEY=VALUE", help="parameter for --reference")
     parser.add_argument("--against", choices=("reference", "paper"), default=None,
                         help="with --reference: compare with our reference values (default) or the paper's Table A1")

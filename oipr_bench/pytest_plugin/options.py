@@ -45,7 +45,8 @@ OPTIONS: tuple[PluginOption, ...] = (
     _opt(("--reference", "--oipr-reference"), "reference", metavar="NAME", default=None,
          help="compare every case with this built-in evaluator's reference values; its own Table 5 and "
               "property row become the expected profile (a score evaluator, e.g. VUS-PR, with --oipr-input=scores: "
-              "its stored numbers on every case, and generated cases with --oipr-differential)"),
+              "its stored numbers on every case, and generated cases with --oipr-differential; NAB, for an "
+              "evaluator returning one number from 0/1 predictions, on the generated 0/1 pairs)"),
     _opt(("--reference-param", "--oipr-reference-param"), "reference_param", metavar="KEY=VALUE", action="append",
          default=[], help="parameter for --reference (repeatable)"),
     _opt(("--oipr-cases",), "cases", metavar="FILE", default=None,

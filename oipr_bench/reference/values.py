@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import numbers
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
@@ -163,13 +164,20 @@ def evaluate_case(evaluator: Any, case: Any) -> ReferenceValue:
     """
     if getattr(evaluator, "input_kind", "binary") == "scores":
         return evaluate_scores_case(evaluator, case)
-    runs = [Score(*(float(v) for v in evaluator(case.y_true, pred))) for pred in case.predictions]
+    runs = [_as_score(evaluator(case.y_true, pred)) for pred in case.predictions]
     if len(runs) == 1:
         return ReferenceValue(runs[0], None, None)
     arr = np.array(runs, dtype=np.float64)  # shape (n_runs, 3)
     mean = arr.mean(axis=0)
     stderr = arr.std(axis=0, ddof=1) / math.sqrt(arr.shape[0])
     return ReferenceValue(Score(*map(float, mean)), runs, Score(*map(float, stderr)))
+
+
+def _as_score(out: Any) -> Score:
+    """An evaluator's result as a Score: ``(P, R, F1)`` as it is, one number (NAB) as ``Score(nan, nan, value)``."""
+    if isinstance(out, numbers.Real):
+        return Score(math.nan, math.nan, float(out))
+    return Score(*(float(v) for v in out))
 
 
 def evaluate_scores_case(evaluator: Any, case: Any) -> ReferenceValue:
@@ -342,10 +350,10 @@ def _values_from_document(doc: Mapping[str, Any]) -> dict[str, ReferenceValue]:
 def reference_values(name: str, **params: Any) -> dict[str, ReferenceValue]:
     """Reference values of evaluator ``name`` on every case: ``{case_id: ReferenceValue}``.
 
-    ``name`` is one of the seven binary built-ins or a score evaluator (its number as
-    ``Score(nan, nan, value)``).  With the default parameters (the paper's Table 3 setting, whether omitted
+    ``name`` is one of the seven binary built-ins, a score evaluator or a one-number evaluator of 0/1
+    predictions (NAB; its number as ``Score(nan, nan, value)``, as a score evaluator's).  With the default parameters (the paper's Table 3 setting, whether omitted
     or given explicitly) the stored, schema-validated file is read; with any
-    other parameters the values are computed on the fly.
+    other parameters, and for NAB, the values are computed on the fly.
 
     Raises
     ------
@@ -358,7 +366,8 @@ def reference_values(name: str, **params: Any) -> dict[str, ReferenceValue]:
     """
     evaluator = evaluators.get(name, **params)
     default = evaluators.get(name)
-    if jsonable(evaluator.params) == jsonable(default.params):
+    stored = name in SCORE_FILES or name in SCORE_VALUE_FILES  # a one-number evaluator (NAB) has no stored file
+    if stored and jsonable(evaluator.params) == jsonable(default.params):
         file_name = SCORE_FILES[name] if name in SCORE_FILES else SCORE_VALUE_FILES[name]
         doc = _cached_document(file_name)
         if doc["dataset_version"] != dataset_version():

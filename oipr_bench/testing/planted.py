@@ -6,7 +6,9 @@ implementation typically looks like) with one line changed, plus an
 ``evaluate(y_true, y_pred) -> (P, R)`` entry point, or for a score evaluator
 (``returns="score"``) an ``evaluate(y_true, scores) -> float`` entry point whose
 reference is the built-in with ``reference_params`` (score differential runs:
-:mod:`oipr_bench.auditing.regression.score_differential`).  The tests
+:mod:`oipr_bench.auditing.regression.score_differential`), or for a one-number
+evaluator of 0/1 predictions (``returns="number"``, NAB) an
+``evaluate(y_true, y_pred) -> float`` entry point.  The tests
 (``tests/test_differential_planted.py``), the benchmark
 (``benchmarks/differential.py``) and docs/regression-testing.md use them.
 
@@ -23,7 +25,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["PlantedBug", "PLANTED", "SCORE_PLANTED", "write_planted"]
+__all__ = ["PlantedBug", "PLANTED", "SCORE_PLANTED", "NUMBER_PLANTED", "write_planted"]
 
 
 class PlantedBug(NamedTuple):
@@ -31,7 +33,9 @@ class PlantedBug(NamedTuple):
 
     For a score evaluator ``returns`` is ``"score"``, ``entry`` is the expression ``evaluate``
     returns (``t`` and ``s`` are the labels and scores as lists) and ``reference_params`` the
-    built-in's parameters, as ``(name, value)`` pairs.
+    built-in's parameters, as ``(name, value)`` pairs.  For a one-number evaluator of 0/1
+    predictions ``returns`` is ``"number"`` and ``entry`` the expression of ``t`` and ``p``
+    (labels and predictions as lists).
     """
 
     what: str
@@ -119,6 +123,19 @@ SCORE_PLANTED: dict[str, PlantedBug] = {
 }
 
 
+#: The planted bugs of the one-number evaluators of 0/1 predictions (NAB; :func:`write_planted` takes them too).
+NUMBER_PLANTED: dict[str, PlantedBug] = {
+    "last_detection": PlantedBug(
+        "NAB keeps a window's last detection instead of its first (only windows detected on two or more rows)",
+        "nab.py", "                    window_score[current] = max(window_score[current], weight)",
+        "                    window_score[current] = weight", "nab_oracle(t, p)", "NAB", "number"),
+    "fp_sign": PlantedBug(
+        "NAB adds the weight of a false positive before the first window with the wrong sign (a reward)",
+        "nab.py", "            weight = -1.0 * fp_weight", "            weight = fp_weight", "nab_oracle(t, p)", "NAB",
+        "number"),
+}
+
+
 def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = True) -> str:
     """Write the copy with bug ``kind`` (or, with ``planted=False``, the faithful copy) into ``folder``.
 
@@ -133,7 +150,7 @@ def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = 
         An unknown kind, the line to change is not found exactly once (the oracle changed), or
         the file exists already (it is never overwritten).
     """
-    every = {**PLANTED, **SCORE_PLANTED}
+    every = {**PLANTED, **SCORE_PLANTED, **NUMBER_PLANTED}
     if kind not in every:
         raise ValueError(f"unknown planted bug {kind!r}; kinds are {', '.join(every)}")
     bug = every[kind]
@@ -147,6 +164,11 @@ def write_planted(kind: str, folder: str | os.PathLike[str], *, planted: bool = 
         source += ("\n\ndef evaluate(y_true, scores):\n"
                    "    import numpy\n\n"
                    "    t, s = numpy.asarray(y_true).tolist(), numpy.asarray(scores, dtype=float).tolist()\n"
+                   f"    return float({bug.entry})\n")
+    elif bug.returns == "number":
+        source += ("\n\ndef evaluate(y_true, y_pred):\n"
+                   "    import numpy\n\n"
+                   "    t, p = numpy.asarray(y_true).tolist(), numpy.asarray(y_pred).tolist()\n"
                    f"    return float({bug.entry})\n")
     else:
         source += ("\n\ndef evaluate(y_true, y_pred):\n"

@@ -5,7 +5,8 @@ differential, then for each member the smallest input where it disagrees with
 the reference, crashes, leaves [0, 1] or scores a bool prediction differently
 from int8 (length, events, every implementation's output), and the verdict of
 :data:`oipr_bench.atlas.disagreements.verdicts.VERDICTS`; then the hand-traced
-entries across the two environments (:mod:`oipr_bench.atlas.disagreements.cross_env`).
+entries across the two environments (:mod:`oipr_bench.atlas.disagreements.cross_env`) and the
+atlas's NAB-score rows against oipr-bench's NAB (:mod:`oipr_bench.atlas.disagreements.nab_rows`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from .corpus import Series, dataset_series, differential, edge_cases, events_text
 from .cross_env import render_cross_env
+from .nab_rows import render_nab_rows
 from .verdicts import INTRO, VERDICTS
 
 __all__ = ["render_disagreements"]
@@ -80,4 +82,5 @@ def render_disagreements(results: list[tuple[Any, dict[str, Any], dict[str, Any]
         out += _member_lines(cases, diff, case_inputs, differential(group.n_random)) + [""]
         out += ["**Verdict.** " + VERDICTS.get(group.name, "(no verdict written)"), ""]
     out += render_cross_env()
+    out += render_nab_rows()
     return "\n".join(out).rstrip() + "\n"

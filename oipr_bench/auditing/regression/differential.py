@@ -9,7 +9,13 @@ seconds, and the result names the family, the pair, both outputs, the
 difference, and a one-line reproduction to paste into a test.
 
 A scalar evaluator (one number) is compared on F1 only, as in
-:mod:`oipr_bench.auditing.profile.comparison`.  NaN agrees with NaN only.  A result
+:mod:`oipr_bench.auditing.profile.comparison`.  A one-number reference
+(:data:`oipr_bench.evaluators.NUMBER_NAMES`: NAB) is the same path: its number is
+``Score(nan, nan, value)``, compared with the evaluator's one number on the same
+generated 0/1 pairs, within the tolerance up to magnitude 1 and the tolerance times the value's
+magnitude beyond (:func:`one_number_tolerance`: NAB's score has no lower bound).  NaN agrees with
+NaN only (NAB's NaN on a series without a window equals the evaluator's NaN there; a number
+there is a difference).  A result
 outside its range (a ``bad_result`` with a value) that equals the reference's is
 no difference (the published TaPR's precision can exceed 1 by up to 0.00247,
 docs/deviations.md); the sanity checks judge the range.
@@ -18,6 +24,7 @@ docs/deviations.md); the sanity checks judge the range.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -33,7 +40,7 @@ from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, che
 from .shrink import Pair, shrink
 from .score_differential import ScoreDisagreement
 
-__all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM",
+__all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM", "one_number_tolerance",
            "DEFAULT_SHRINK_BUDGET",
            "DEFAULT_SEED", "MAX_DIFFERENTIAL", "show_events", "checked_options", "run_configured"]
 
@@ -80,20 +87,24 @@ class Disagreement:
         The reference's result.
     problem : str
         What differs (``"precision 0.5 vs 0.6 (|diff| 0.1 > 1e-09)"``), or the failed call; ``""`` if none.
+    one_number : bool
+        The reference returns one number (NAB): both outputs are shown as that number.
     """
 
     pair: Pair
     mine: Score | None
     reference: Score
     problem: str
+    one_number: bool = False
 
     def lines(self, name: str) -> list[str]:
         """The pair, both outputs and the difference, for a failure message."""
         p = self.pair
         out = [f"length {p.length}, y_true events {show_events(p.y_true_events)}, "
                f"y_pred events {show_events(p.y_pred_events)}"]
-        mine = "failed" if self.mine is None else _triple(self.mine)
-        out.append(f"evaluator {mine}; {name} {_triple(self.reference)}; {self.problem}")
+        shown = _one if self.one_number else _triple
+        mine = "failed" if self.mine is None else shown(self.mine)
+        out.append(f"evaluator {mine}; {name} {shown(self.reference)}; {self.problem}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,7 +113,8 @@ class Disagreement:
         return {"length": self.pair.length, "y_true_events": self.pair.y_true_events,
                 "y_pred_events": self.pair.y_pred_events,
                 "mine": None if self.mine is None else [number(v) for v in self.mine],
-                "reference": [number(v) for v in self.reference], "problem": self.problem}
+                "reference": [number(v) for v in self.reference], "problem": self.problem,
+                **({"one_number": True} if self.one_number else {})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Disagreement":
@@ -111,25 +123,54 @@ class Disagreement:
         mine = d.get("mine")
         return cls(Pair(int(d["length"]), [list(e) for e in d["y_true_events"]], [list(e) for e in d["y_pred_events"]]),
                    None if mine is None else Score(*(unnumber(v) for v in mine)),
-                   Score(*(unnumber(v) for v in d["reference"])), d.get("problem", ""))
+                   Score(*(unnumber(v) for v in d["reference"])), d.get("problem", ""), bool(d.get("one_number", False)))
 
 
 def _triple(s: Sequence[float]) -> str:
     return "(" + ", ".join(f"{v:.10g}" for v in s) + ")"
 
 
-def compare(out: CallOutcome, ref: Sequence[float], tol: float) -> str:
-    """What differs between the evaluator's outcome and the reference's (P, R, F1), or ``""``."""
+def _one(s: Sequence[float]) -> str:
+    return f"{s[2]:.10g}"
+
+
+def reference_score(reference: Callable[[np.ndarray, np.ndarray], Any], y_true: np.ndarray,
+                    y_pred: np.ndarray) -> tuple[Score, bool]:
+    """The reference's result as a Score, and whether it is one number (NAB: ``Score(nan, nan, value)``)."""
+    out = reference(y_true, y_pred)
+    if isinstance(out, numbers.Real):
+        return Score(math.nan, math.nan, float(out)), True
+    return Score(*(float(v) for v in out)), False
+
+
+def one_number_tolerance(reference: float, tol: float) -> float:
+    """The tolerance on a one-number reference's value: ``tol`` up to magnitude 1, ``tol * |value|`` beyond.
+
+    NAB's score is ``100 (raw - null) / (perfect - null)`` with ``raw`` a sum of up to one weight per row and
+    no lower bound (-21,406 on a 2,289-row series with one window): adding the same weights in another
+    order (a loop, NumPy's pairwise sum) moves it by about ``rows x 1e-16 x |value|``, 1e-9 there.  So
+    beyond magnitude 1 the tolerance is relative, the same 1e-9 of the value.
+    """
+    return tol * max(1.0, abs(reference)) if math.isfinite(reference) else tol
+
+
+def compare(out: CallOutcome, ref: Sequence[float], tol: float, one_number: bool = False) -> str:
+    """What differs between the evaluator's outcome and the reference's (P, R, F1, or its one number), or ``""``."""
     if not out.ok and not (out.kind == BAD_RESULT and out.score is not None):
         return f"the evaluator {out.kind}: {out.message}"
     assert out.score is not None
     if not out.ok:  # a value out of range: a difference only if the reference returns another value
-        differs = compare(CallOutcome(OK, out.score, result_kind=out.result_kind), ref, tol)
+        differs = compare(CallOutcome(OK, out.score, result_kind=out.result_kind), ref, tol, one_number)
         return f"the evaluator {out.kind}: {out.message}; {differs}" if differs else ""
-    names = ("f1",) if out.result_kind == KIND_SCORE else Score._fields
-    bad = [f"{m} {a:.10g} vs {b:.10g} (|diff| {abs(a - b):.3g} > {tol:.3g})" if not (math.isnan(a) or math.isnan(b))
-           else f"{m} {a!r} vs {b!r}"
-           for m, a, b in zip(Score._fields, out.score, ref) if m in names and not _within(a, b, tol)]
+    names = ("f1",) if out.result_kind == KIND_SCORE else Score._fields  # one number: the reference's F1 or number
+    bad = []
+    for m, a, b in zip(Score._fields, out.score, ref):
+        t = one_number_tolerance(b, tol) if one_number else tol
+        if m not in names or _within(a, b, t):
+            continue
+        label = "score" if one_number else m
+        bad.append(f"{label} {a:.10g} vs {b:.10g} (|diff| {abs(a - b):.3g} > {t:.3g})"
+                   if not (math.isnan(a) or math.isnan(b)) else f"{label} {a!r} vs {b!r}")
     return "; ".join(bad)
 
 
@@ -137,12 +178,12 @@ def disagreement(call: Call, reference: Reference, pair: Pair, tol: float) -> Di
     """Run both evaluators on ``pair`` and compare them."""
     y_true, y_pred = series_of(pair.y_true_events, pair.length), series_of(pair.y_pred_events, pair.length)
     try:
-        ref = Score(*(float(v) for v in reference(y_true, y_pred)))
+        ref, one = reference_score(reference, y_true, y_pred)
     except Exception as exc:  # a reference with unusual parameters may refuse a pair: say so, never a traceback
         return Disagreement(pair, None, Score(math.nan, math.nan, math.nan),
                             f"the reference raised {type(exc).__name__}: {exc}")
     out = call(y_true, y_pred)
-    return Disagreement(pair, out.score, ref, compare(out, ref, tol))
+    return Disagreement(pair, out.score, ref, compare(out, ref, tol, one), one)
 
 
 @dataclass(frozen=True)
