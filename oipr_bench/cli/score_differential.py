@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-9, help="absolute tolerance (default 1e-9)")
     parser.add_argument("--shrink-budget", type=float, default=30.0, metavar="SECONDS",
                         help="seconds the shrinking of a counterexample may take (default 30)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+                        help="end any single call of the evaluator after SECONDS (worker process), as audit does")
+    parser.add_argument("--isolate", action="store_true",
+                        help="run every call of the evaluator in a worker process (a crash is a difference, not the end)")
     parser.set_defaults(func=run)
 
 
@@ -67,10 +71,18 @@ def run(args: argparse.Namespace) -> int:
     reference_params = parse_params(args.reference_param, option="--reference-param")
     if not args.tolerance >= 0 or not args.shrink_budget >= 0:
         raise UsageError("--tolerance and --shrink-budget must be non-negative numbers")
+    from ..auditing.calling.runner import Caller
+    from ..auditing.regression.score_differential import one_number
+
+    try:  # the audit's guarded call: SystemExit, a mutated input, a timeout or a crash is a difference, named
+        caller = Caller(evaluator, timeout=args.timeout, isolate=args.isolate, input_kind="scores")
+    except ValueError as exc:
+        raise UsageError(f"--timeout: {exc}") from None
     try:
-        results = run_score_differential(evaluator, args.reference, reference_params, n=args.cases, seed=args.seed,
-                                         families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
-                                         shrink_budget=args.shrink_budget)
+        with caller:
+            results = run_score_differential(one_number(caller), args.reference, reference_params, n=args.cases, seed=args.seed,
+                                             families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
+                                             shrink_budget=args.shrink_budget)
     except (TypeError, ValueError) as exc:  # an unknown reference, family, parameter or case count
         raise UsageError(str(exc)) from None
     for result in results:

@@ -31,7 +31,7 @@ from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
 from .shrink import Pair, shrink
-from .score_differential import ScoreDisagreement
+from .score_differential import RECONFIRM, ScoreDisagreement
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM",
            "DEFAULT_SHRINK_BUDGET",
@@ -39,8 +39,6 @@ __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "
 
 #: Events shown in a message before "... N more".
 SHOWN_EVENTS = 12
-#: Calls of both sides that must all differ again before a shrunk pair is printed (finding M8, issue 28).
-RECONFIRM = 5
 
 Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
 Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
