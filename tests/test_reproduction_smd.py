@@ -367,3 +367,11 @@ def test_declaration_options_are_spelled_as_audits():
 
     ours = options(reproduce_cli._add_declaration_options)
     assert ours == options(audit.add_declaration_options) and len(ours) == 3
+
+
+@pytest.mark.parametrize("flags, flag", [(["--lower-is-better"], "--lower-is-better"), (["--bounds", "0:2"], "--bounds")])
+def test_a_scalar_declaration_for_a_precision_recall_evaluator_is_refused(tmp_path, capsys, flags, flag):
+    # as audit refuses it: an orientation or bounds of one number mean nothing for precision and recall
+    _write_slice(tmp_path, detectors=set(TABLE_DETECTORS["7"]))
+    err = _error(capsys, ["reproduce", "--table", "7", "--data", str(tmp_path), "--evaluator", "PW", *flags])
+    assert f"{flag} applies to a one-number score, but PW returns precision and recall; drop {flag}" in err
