@@ -304,6 +304,29 @@ def test_differently_configured_objects_sign_differently() -> None:
     assert arrays[0] != arrays[1]
 
 
+def _closure(k: int) -> Any:
+    def scale(x: Any) -> Any:
+        return x * k
+    return scale
+
+
+def test_objects_differing_in_a_lambda_a_closure_a_generator_or_a_nested_object_sign_differently() -> None:
+    pairs = [
+        (Params(lambda x: x), Params(lambda x: x * 2)),
+        (Params(_closure(2)), Params(_closure(3))),
+        (Params(np.random.default_rng(1)), Params(np.random.default_rng(2))),
+        (Params({"a": [1, {"b": Params(1)}]}), Params({"a": [1, {"b": Params(2)}]})),
+        (Params([[[[[[[[1]]]]]]]]), Params([[[[[[[[2]]]]]]]])),
+    ]
+    for one, other in pairs:
+        assert resolve(one).state != resolve(other).state, (one.k, other.k)
+    assert resolve(Params(_closure(2))).state == resolve(Params(_closure(2))).state  # the same closure, the same digest
+    assert resolve(Params(np.random.default_rng(1))).state == resolve(Params(np.random.default_rng(1))).state
+    looped = Params(None)
+    looped.k = looped  # a cycle ends, as a cycle
+    assert len(resolve(looped).state) == 12
+
+
 def test_the_state_enters_the_report_and_its_signature(tmp_path: Path) -> None:
     (tmp_path / "ce.py").write_text(textwrap.dedent("""
         class Params:
