@@ -231,3 +231,31 @@ def test_a_deterministic_difference_is_confirmed_before_it_is_printed() -> None:
     result = run_score_differential(lambda t, s: float(reference(t, s)) + 1e-3, "AUC-ROC", n=2,
                                     families=["random_scores"])[0]
     assert result.status == "failed" and "confirmed by 5 more calls of both" in result.message
+
+
+def test_a_threshold_grid_one_short_is_caught_by_every_family_that_can_show_it_and_shrinks_small() -> None:
+    # 249 sampled thresholds instead of 250: the curves differ only on series longer than the grid,
+    # which every fourth case of each family is; a family of at most 6 distinct values samples them all either way.
+    mine = evaluators.get("VUS-PR", thresholds=249, sliding_window=10)
+    results = run_score_differential(mine, "VUS-PR", {"sliding_window": 10}, n=8, families=SHORT_FAMILIES)
+    caught = {r.family for r in results if r.status == "failed"}
+    assert caught == {"random_scores", "plateaus", "boundary_events", "window_edges"}
+    assert {r.family for r in results if r.status == "passed"} == {"rank_ties", "near_ties", "one_value"}
+    for r in results:
+        if r.status == "failed":
+            assert r.checked == 4 and r.found.length > 250  # the first case longer than the grid
+            small = r.shrunk
+            assert r.shrink_finished and 250 < small.length <= 500, (r.family, small.length)
+            assert len(small.y_true_events) == 1 and len(set(small.scores)) <= 3, (r.family, small.y_true_events)
+
+
+def test_the_command_stops_at_the_first_family_that_differs_with_x(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    spec = write_planted("roc_ties", tmp_path)
+    code = main(["score-differential", spec, "--reference", "AUC-ROC", "-n", "5", "-x",
+                 "--family", "random_scores", "--family", "rank_ties", "--family", "one_value"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "random_scores: passed" in out and "rank_ties: FAILED" in out and "one_value" not in out.split("\n", 2)[2]
+    assert out.rstrip().endswith("1 families agree, 1 differ; stopped at the first that differs (-x): 1 not run")

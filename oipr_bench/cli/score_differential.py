@@ -10,6 +10,7 @@ Exit code 0 when every family agrees, 1 when one differs, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import math
 
 HELP = "compare a score evaluator (y_true, scores) -> float with a built-in (AUC, R-AUC, VUS) on generated cases"
 
@@ -34,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-9, help="absolute tolerance (default 1e-9)")
     parser.add_argument("--shrink-budget", type=float, default=30.0, metavar="SECONDS",
                         help="seconds the shrinking of a counterexample may take (default 30)")
+    parser.add_argument("-x", "--fail-fast", action="store_true",
+                        help="stop at the first family that differs (the quick way to a first counterexample)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
                         help="end any single call of the evaluator after SECONDS (worker process), as audit does")
     parser.add_argument("--isolate", action="store_true",
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         with caller:
             results = run_score_differential(one_number(caller), args.reference, reference_params, n=args.cases, seed=args.seed,
                                              families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
-                                             shrink_budget=args.shrink_budget)
+                                             shrink_budget=args.shrink_budget, fail_fast=args.fail_fast)
     except (TypeError, ValueError) as exc:  # an unknown reference, family, parameter or case count
         raise UsageError(str(exc)) from None
     for result in results:
@@ -91,5 +94,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{result.family}: FAILED: {result.message}")
     failed = sum(1 for r in results if r.status != "passed")
-    print(f"score-differential {args.evaluator} vs {args.reference}: {len(results) - failed} families agree, {failed} differ")
+    planned = len(args.family or SCORE_FAMILIES)
+    stopped = f"; stopped at the first that differs (-x): {planned - len(results)} not run" if len(results) < planned else ""
+    print(f"score-differential {args.evaluator} vs {args.reference}: {len(results) - failed} families agree, {failed} differ"
+          f"{stopped}")
     return 1 if failed else 0

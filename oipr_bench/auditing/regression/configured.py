@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...evaluators import SCORE_NAMES, get
-from ...testing.score_families import SCORE_FAMILIES
+from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES
 from ...vocabulary import FAMILIES
 from .differential import Call, DifferentialResult
 from .differential import run_configured as run_binary_configured
@@ -59,7 +59,8 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
     evaluator, tol = one_number(call), options.comparison_tolerance
     r = run_score_family(evaluator, reference, family, name=options.reference, n=options.differential,
                          seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
-                         shrink_budget=options.shrink_budget)
+                         shrink_budget=options.shrink_budget,
+                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)))
     found, shrunk = (None if case is None else ScoreDisagreement.of(evaluator, reference, case, tol)
                      for case in (r.found, r.shrunk))
     return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,

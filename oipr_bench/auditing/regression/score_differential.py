@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ...evaluators import SCORE_NAMES, get
-from ...testing.score_families import SCORE_FAMILIES, ScoreCase, score_cases
+from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES, ScoreCase, score_cases
 from ...vocabulary import BAD_RESULT, FAILED, PASSED
 from ..calling.runner import CallOutcome
 from ..table5.readings import KIND_SCORE
@@ -225,7 +225,8 @@ def _failure_message(name: str, family: str, n: int, seed: int, found: ScoreCase
 
 def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *, name: str, n: int, seed: int = 0,
                      window: int = 100, tolerance: float = 1e-9,
-                     shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> ScoreDifferentialResult:
+                     shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+                     thresholds: int = DEFAULT_THRESHOLDS) -> ScoreDifferentialResult:
     """Compare ``evaluator`` with ``reference`` on the first ``n`` cases of ``family``; shrink the first difference.
 
     A difference is called again :data:`RECONFIRM` times before anything is shrunk or printed, as
@@ -237,7 +238,7 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
     def problem(case: ScoreCase) -> str:
         return difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
 
-    for case in score_cases(family, n, seed, window):
+    for case in score_cases(family, n, seed, window, thresholds):
         found = problem(case)
         if not found:
             continue
@@ -264,8 +265,11 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
 
 def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", reference_params: Mapping[str, Any] | None = None,
                            *, n: int = 100, seed: int = 0, families: Sequence[str] = SCORE_FAMILIES,
-                           tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> list[ScoreDifferentialResult]:
+                           tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+                           fail_fast: bool = False) -> list[ScoreDifferentialResult]:
     """Run ``evaluator`` against the built-in score evaluator ``reference`` on every family in ``families``.
+
+    With ``fail_fast`` the run stops after the first family that differs (its result is the last).
 
     Raises
     ------
@@ -282,5 +286,11 @@ def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", refe
     params = dict(reference_params or {})
     ref = get(reference, **params)
     window = int(ref.params.get("sliding_window", 100))
-    return [run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
-                             tolerance=tolerance, shrink_budget=shrink_budget) for family in families]
+    thresholds = int(ref.params.get("thresholds", DEFAULT_THRESHOLDS))
+    results = []
+    for family in families:
+        results.append(run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
+                                        tolerance=tolerance, shrink_budget=shrink_budget, thresholds=thresholds))
+        if fail_fast and results[-1].status != PASSED:
+            break
+    return results
