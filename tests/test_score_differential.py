@@ -166,6 +166,11 @@ def test_the_command_passes_a_builtin_against_itself(capsys) -> None:
     (["VUS-PR", "--param", "window=3", "--reference", "VUS-PR"], "VUS-PR: unknown parameter(s) window"),
     (["VUS-PR", "--reference", "VUS-PR", "--family", "nope"], "unknown score family 'nope'"),
     (["VUS-PR", "--reference", "VUS-PR", "-n", "0"], "n must be a positive number of cases per family"),
+    (["VUS-PR", "--reference", "VUS-PR", "-n", "1000000000"], "-n must be at most 100000 cases per family, got 1000000000"),
+    (["VUS-PR", "--reference", "VUS-PR", "--tolerance", "inf"], "--tolerance must be a finite non-negative number, got inf"),
+    (["VUS-PR", "--reference", "VUS-PR", "--tolerance", "nan"], "--tolerance must be a finite non-negative number, got nan"),
+    (["VUS-PR", "--reference", "VUS-PR", "--family", "one_value", "--family", "one_value"],
+     "--family one_value given twice: each family runs once"),
 ])
 def test_the_command_usage_errors_are_one_line(argv, text, capsys) -> None:
     from oipr_bench.cli import main

@@ -72,8 +72,17 @@ def run(args: argparse.Namespace) -> int:
 
     evaluator = _evaluator(args.evaluator, parse_params(args.param, option="--param"))
     reference_params = parse_params(args.reference_param, option="--reference-param")
-    if not args.tolerance >= 0 or not args.shrink_budget >= 0:
-        raise UsageError("--tolerance and --shrink-budget must be non-negative numbers")
+    from ..auditing.options import MAX_DIFFERENTIAL
+
+    if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):  # as audit and verify refuse it
+        raise UsageError(f"--tolerance must be a finite non-negative number, got {args.tolerance}")
+    if not (args.shrink_budget >= 0 and math.isfinite(args.shrink_budget)):
+        raise UsageError(f"--shrink-budget must be a finite non-negative number of seconds, got {args.shrink_budget}")
+    if args.cases > MAX_DIFFERENTIAL:  # as audit's --differential
+        raise UsageError(f"-n must be at most {MAX_DIFFERENTIAL} cases per family, got {args.cases}")
+    repeated = sorted({f for f in args.family or () if args.family.count(f) > 1})
+    if repeated:
+        raise UsageError(f"--family {repeated[0]} given twice: each family runs once")
     from ..auditing.calling.runner import Caller
     from ..auditing.regression.score_differential import one_number
 
