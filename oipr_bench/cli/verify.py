@@ -121,7 +121,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--tolerance must be a finite non-negative number, got {args.tolerance}")
     within = "" if tolerance == DEFAULT_VERIFY_TOLERANCE else f" within {tolerance:g} (default {DEFAULT_VERIFY_TOLERANCE:g})"
     try:
-        doc = loads_json(read_regular_bytes(args.report).decode("utf-8"))
+        data = read_regular_bytes(args.report)
+    except UnreadableFile as exc:
+        raise UsageError(f"{args.report}: {exc}") from None
+    if data.lstrip()[:1] == b"<" or Path(args.report).suffix.lower() in (".html", ".htm"):
+        raise UsageError(f"{args.report}: an HTML report, which verify cannot recompute (it holds pictures, not "
+                         "every number); verify the JSON report of the same run (oipr-bench audit --format json, "
+                         "pytest --oipr-report)")
+    try:
+        doc = loads_json(data.decode("utf-8"))
     except UnreadableFile as exc:
         raise UsageError(f"{args.report}: {exc}") from None
     except ValueError as exc:  # not UTF-8, not JSON
