@@ -274,10 +274,13 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
     start = time.perf_counter()
     for pair in family_pairs(family, n, seed, scales_of(params), max_events=max_events):
         p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
+        called = time.perf_counter()
         found = disagreement(call, reference, p, tolerance)
         if not found.problem:
             continue
-        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget)
+        per_point = (time.perf_counter() - called) / max(p.length, 1)  # the shrink budget bounds wall time
+        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget,
+                         seconds_per_point=per_point)
         # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
         # on which they differ (a non-deterministic evaluator misleads the shrinking).
         again = reconfirm(call, reference, outcome.pair, tolerance)

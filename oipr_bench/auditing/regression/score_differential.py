@@ -239,16 +239,18 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
         return difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
 
     for case in score_cases(family, n, seed, window, thresholds):
+        called = time.perf_counter()
         found = problem(case)
         if not found:
             continue
+        per_point = (time.perf_counter() - called) / max(case.length, 1)  # the shrink budget bounds wall time
         found_again = _reconfirmed(problem, case)
         if len(found_again) < RECONFIRM:  # not deterministic: shrinking would chase noise
             outcome = ScoreShrinkOutcome(case, 0, 0, 0.0, True)
             message = _failure_message(name, family, n, seed, case, found, case, found, outcome, 0, len(found_again))
             return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, case, found, 0, True,
                                            time.perf_counter() - start, 0.0)
-        outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget)
+        outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget, per_point)
         again = _reconfirmed(problem, outcome.case) if outcome.case != case else found_again
         confirmed = len(again)
         shrunk = outcome.case if confirmed == RECONFIRM else case
