@@ -95,6 +95,15 @@ class Expectation:
         """True when the declaration shares no value with a default: a declared deviation (characteristics only)."""
         return bool(self.default) and not set(self.values) & set(self.default)
 
+    def differs(self) -> str:
+        """What a ``failed`` verdict against this expectation means: ``"differs from OIPR's row"`` (the
+        default), ``"differs from PA's row"`` (``--reference PA``), ``"differs from the declared value"``."""
+        if self.source == "default":
+            return "differs from OIPR's row"
+        if self.source.startswith(REFERENCE_SOURCE):
+            return f"differs from {self.source[len(REFERENCE_SOURCE):].strip()}'s row"
+        return "differs from the declared value"
+
     def describe(self) -> str:
         """``"no (declared by --expect)"``-style text."""
         vals = " or ".join(self.values)

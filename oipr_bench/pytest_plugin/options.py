@@ -60,6 +60,9 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)"),
     _opt(("--expect-file", "--oipr-expect-file"), "expect_file", metavar="PATH", default=None,
          help="TOML or JSON file of characteristic = value declarations"),
+    _opt(("--oipr-profile-only",), "profile_only", action="store_true", default=False,
+         help="read the observed profile only, with no expected row: characteristics and properties are reported, "
+         "not judged against OIPR's row; a failing case or sanity check still fails"),
     _opt(("--oipr-differential",), "differential", metavar="N", type=int, default=0,
          help="with --reference: also compare the evaluator with it on N generated series pairs per family "
          "(items differential[<family>]; the first difference is shrunk; default 0 = off)"),

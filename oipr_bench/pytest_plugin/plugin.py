@@ -66,7 +66,7 @@ def _options(config: pytest.Config) -> Any:
 
     names = ("timeout", "isolate", "reference", "reference_param", "against", "tolerance", "hypothesis_examples",
              "expect", "expect_file", "lower_is_better", "bounds", "suite", "differential", "seed", "shrink_budget",
-             "cases")
+             "cases", "profile_only")
     values = {name: value(config, name) for name in names}
     values["input_kind"] = value(config, "input")
     return options_from_flags(values, PLUGIN_FLAGS)

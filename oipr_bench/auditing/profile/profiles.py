@@ -46,6 +46,7 @@ from ..properties.run import run_property, undetermined_property
 from ..properties.results import PropertyResult
 from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, PROPERTY_SEARCH, SANITY_CHECKS
 from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5, UNDETERMINED
+from ...vocabulary import NOT_APPLICABLE, REPORTED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -196,8 +197,14 @@ class AuditSession:
                                self.cases, self.baseline)
         finding = ch.derive(name, obs)
         observed = None if finding.value == UNDETERMINED else finding.value
-        return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
+        return CharacteristicResult(name, observed, expectation, self._status(observed, expectation), finding,
                                     finding.explanation)
+
+    def _status(self, observed: str | None, expectation: Any) -> str:
+        """The verdict on ``observed``: judged against the expected row, or under ``profile_only`` only reported."""
+        if self.options.profile_only:
+            return UNDETERMINED if observed is None else NOT_APPLICABLE if observed == NOT_APPLICABLE else REPORTED
+        return judge(observed, expectation)
 
     @property
     def sanity_checks(self) -> tuple[str, ...]:
@@ -220,7 +227,8 @@ class AuditSession:
         if name not in self._prop_results:
             from ...scenarios.family_files import family
 
-            unstable, expectation = self.determinism_problem(), self.expectations.get(name)
+            unstable = self.determinism_problem()
+            expectation = None if self.options.profile_only else self.expectations.get(name)
             self._prop_results[name] = (
                 undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
                 else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation, self.anchor_calls))
@@ -317,6 +325,7 @@ def audit(
     cases: Any = None,
     random_runs: int | None = None,
     chance_draws: int | None = None,
+    profile_only: bool = False,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -359,6 +368,10 @@ def audit(
         shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
         format, run like the built-in ones (docs/regression-testing.md); ``random_runs``, ``chance_draws``: a
         reduced audit on the first ``random_runs`` of 100 random-detector runs, ``chance_draws`` of 10 chance draws.
+    profile_only : bool
+        Read the observed profile only, with no expected row (neither ``expect`` nor ``reference``):
+        every characteristic and property is ``reported``, not judged; the profile is ok unless a
+        case or a sanity check fails.
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -393,7 +406,7 @@ def audit(
         seed=seed,
         shrink_budget=shrink_budget,
         cases=cases,
-        random_runs=random_runs, chance_draws=chance_draws,
+        random_runs=random_runs, chance_draws=chance_draws, profile_only=profile_only,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

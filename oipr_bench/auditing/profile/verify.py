@@ -81,7 +81,8 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         seed=o.get("seed") if o.get("differential") else None,
         shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"),
         suite=o.get("suite"), random_runs=o.get("random_runs"),
-        chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False)
+        chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False,
+        profile_only=o.get("profile_only", False) is True)
 
 
 def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None) -> Profile:

@@ -91,6 +91,8 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
         fields.append(f"scalar:{'higher' if declarations.get('higher_is_better', True) else 'lower'},{lo}:{hi}")
     if options.get("suite"):
         fields.append(f"suite:{options['suite']}")
+    if options.get("profile_only"):
+        fields.append("profile-only")
     if reference is not None:
         fields += [f"reference:{reference['name']}{params_text(reference.get('params', {}))}",
                    f"against:{reference['against']}", f"tol:{reference['tolerance']:.3g}"]
