@@ -317,3 +317,13 @@ def test_the_plugin_has_a_profile_only_switch(tmp_path):
                               capture_output=True, text=True, timeout=600)
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
+
+def test_a_score_reference_without_generated_cases_warns_that_the_cases_hold_only_0_1_scores(capsys):
+    # the dataset's cases hand 0/1 predictions over as 0.0/1.0: a threshold-grid bug cannot show on them
+    argv = ["audit", "VUS-PR", "--param", "sliding_window=4", "--input", "scores", "--reference", "VUS-PR",
+            "--reference-param", "sliding_window=4", "--suite", "table5"]
+    main(argv)
+    out = capsys.readouterr().out
+    assert "warning: these cases hold only 0/1 scores" in out and "--differential" in out
+    main([*argv, "--differential", "1"])
+    assert "warning: these cases hold only 0/1 scores" not in capsys.readouterr().out

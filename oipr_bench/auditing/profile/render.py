@@ -171,6 +171,10 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
+        if ref["name"] in SCORE_NAMES and not profile.options.get("differential"):
+            lines.append("  warning: these cases hold only 0/1 scores (each 0/1 prediction as 0.0/1.0), so a bug in how "
+                         "real scores are ranked, tied or thresholded cannot show here; add --differential N (generated "
+                         "real-valued cases, e.g. 100; docs/regression-testing.md)")
     lines += render_differential(profile)
     draws = profile.options.get("chance_draws")
     if draws:
