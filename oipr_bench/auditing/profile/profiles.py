@@ -46,7 +46,6 @@ from ..properties.run import run_property, undetermined_property
 from ..properties.results import PropertyResult
 from ...vocabulary import BAD_RESULT, CHARACTERISTICS, DETERMINISTIC, PROPERTY_SEARCH, SANITY_CHECKS
 from ...vocabulary import METRIC_PROPERTIES, SUITE_ALL, SUITE_PROPERTIES, SUITE_TABLE5, UNDETERMINED
-from ...vocabulary import NOT_APPLICABLE, REPORTED
 
 __all__ = ["audit", "AuditSession", "AuditOptions", "Profile"]
 
@@ -197,14 +196,8 @@ class AuditSession:
                                self.cases, self.baseline)
         finding = ch.derive(name, obs)
         observed = None if finding.value == UNDETERMINED else finding.value
-        return CharacteristicResult(name, observed, expectation, self._status(observed, expectation), finding,
-                                    finding.explanation)
-
-    def _status(self, observed: str | None, expectation: Any) -> str:
-        """The verdict on ``observed``: judged against the expected row, or under ``profile_only`` only reported."""
-        if self.options.profile_only:
-            return UNDETERMINED if observed is None else NOT_APPLICABLE if observed == NOT_APPLICABLE else REPORTED
-        return judge(observed, expectation)
+        status = judge(observed, expectation, profile_only=self.options.profile_only)
+        return CharacteristicResult(name, observed, expectation, status, finding, finding.explanation)
 
     @property
     def sanity_checks(self) -> tuple[str, ...]:
@@ -227,8 +220,8 @@ class AuditSession:
         if name not in self._prop_results:
             from ...scenarios.family_files import family
 
-            unstable = self.determinism_problem()
-            expectation = None if self.options.profile_only else self.expectations.get(name)
+            unstable, expectation = self.determinism_problem(), (None if self.options.profile_only
+                                                                  else self.expectations.get(name))
             self._prop_results[name] = (
                 undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
                 else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation, self.anchor_calls))
@@ -369,9 +362,7 @@ def audit(
         format, run like the built-in ones (docs/regression-testing.md); ``random_runs``, ``chance_draws``: a
         reduced audit on the first ``random_runs`` of 100 random-detector runs, ``chance_draws`` of 10 chance draws.
     profile_only : bool
-        Read the observed profile only, with no expected row (neither ``expect`` nor ``reference``):
-        every characteristic and property is ``reported``, not judged; the profile is ok unless a
-        case or a sanity check fails.
+        No expected row: every characteristic and property is ``reported``, not judged (ok unless a case or sanity check fails).
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -393,19 +384,14 @@ def audit(
         isolate=isolate,
         reference=reference,
         reference_params={} if reference_params is None else reference_params,
-        against=against,
-        tolerance=tolerance,
+        against=against, tolerance=tolerance,
         hypothesis_examples=hypothesis_examples,
         sanity=sanity,
         expectations=declared_expectations(expect, "expect"),
-        input_kind=input,
-        higher_is_better=higher_is_better,
-        bounds=bounds,
+        input_kind=input, higher_is_better=higher_is_better, bounds=bounds,
         suite=suite,
         differential=differential,
-        seed=seed,
-        shrink_budget=shrink_budget,
-        cases=cases,
+        seed=seed, shrink_budget=shrink_budget, cases=cases,
         random_runs=random_runs, chance_draws=chance_draws, profile_only=profile_only,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
