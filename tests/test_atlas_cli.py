@@ -141,3 +141,19 @@ def test_both_front_ends_place_a_metric_on_the_same_nearest_rows(pytester: pytes
     cli = _nearest_block(capsys.readouterr().out, "PA")
     assert _nearest_block(result.stdout.str(), "PA") == cli
     assert len(cli) == 4 and ": 0 of 18 cells differ (none: same behaviour)" in cli[1]
+
+
+def test_check_catches_an_edited_number_inside_a_stored_report(written: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]):
+    import shutil
+
+    tampered = tmp_path / "report-edited"
+    shutil.copytree(written, tampered)
+    path = tampered / "profiles" / "oipr-bench__PW.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    case = stored["report"]["cases"][1]
+    case["recall"] = 0.123
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    assert main(["atlas", "--check", str(tampered), "--jobs", "1", "--only", "oipr-bench:PW"]) == 1
+    out = capsys.readouterr().out
+    assert f"atlas drift: oipr-bench:PW: report case[{case['case_id']}].recall: report 0.123, recomputed " in out

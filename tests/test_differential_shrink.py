@@ -115,3 +115,22 @@ def test_a_deterministic_counterexample_is_confirmed(tmp_path: Path) -> None:
                      n=50, shrink_budget=10)
     assert res.status == FAILED and f"confirmed by {RECONFIRM} more calls of both" in res.message, res.message
     assert res.shrunk.problem and not math.isnan(res.shrunk.reference.f1)
+
+
+def test_the_shrink_budget_bounds_wall_time_even_when_one_call_is_slow():
+    # each call costs time in proportion to the series: a candidate that cannot finish within the
+    # budget is not started (it used to be, and one slow candidate overran a 30 s budget six times)
+    import time
+
+    from oipr_bench.auditing.regression.shrink import Pair, shrink
+
+    pair = Pair(200_000, [[10, 20], [100_000, 100_010], [150_000, 150_005]], [[10, 20], [150_000, 150_001]])
+
+    def fails(p):
+        time.sleep(p.length * 1e-5)  # 2 s for the whole pair, 1 s for a half
+        return True
+
+    start = time.perf_counter()
+    outcome = shrink(pair, fails, budget=0.5, seconds_per_point=1e-5)
+    elapsed = time.perf_counter() - start
+    assert not outcome.finished and elapsed < 0.9, elapsed

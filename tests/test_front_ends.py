@@ -60,5 +60,5 @@ def test_exit_codes_agree(name, tmp_path, monkeypatch, capsys):
     base = [*head, "--lower-is-better"]
     assert main(base) == 1
     err = capsys.readouterr().err
-    assert f"oipr-bench {name}: characteristic[existence_detection_reward]: observed no, expected yes" in err
+    assert f"oipr-bench {name}: characteristic[existence_detection_reward]: observed no, differs from OIPR's row (expected yes)" in err
     assert main([*base, *[x for e in PW_ROW for x in ("--expect", e)]]) == 0

@@ -113,3 +113,10 @@ def test_atlas_evaluator_that_hangs_ends_with_timeout(tmp_path, monkeypatch, cap
         assert main(["atlas", "--evaluator", "hang.py:f", "--timeout", "0.2"]) == 1
     err = capsys.readouterr().err
     assert "timed out after 0.2 s" in err and "nothing to place" in err
+
+
+def test_a_huge_where_argument_is_cut_in_the_message(capsys):
+    name = "x" * 100_000
+    assert main(["atlas", "--where", f"{name}=yes"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 2_000 and "more characters" in err

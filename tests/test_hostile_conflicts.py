@@ -125,3 +125,37 @@ def test_the_plugin_refuses_a_declaration_given_twice(folder):
                               cwd=folder, env=env, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 4, proc.stdout[-500:] + proc.stderr[-500:]
         assert f"{flags[0].split('=')[0]} given twice" in proc.stderr
+
+
+def _plugin_run(folder: Path, *flags: str, ini: str = ""):
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]))
+    if ini:
+        (folder / "pytest.ini").write_text(f"[pytest]\naddopts = {ini}\n", encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *flags],
+                          cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--evaluator=pr.py:f", "--oipr-report=a.json", "--oipr-report=b.json"], "--oipr-report"),
+    (["--evaluator=PW", "--evaluator=OIPR"], "--evaluator"),
+    (["--evaluator=PW", "--oipr-evaluator=OIPR"], "--oipr-evaluator"),
+    (["--evaluator=pr.py:f", "--oipr-timeout", "5", "--oipr-timeout=6"], "--oipr-timeout"),
+])
+def test_the_plugin_refuses_any_single_valued_option_given_twice(folder, flags, named):
+    proc = _plugin_run(folder, *flags)
+    assert proc.returncode == 4, proc.stdout[-500:] + proc.stderr[-500:]
+    assert f"{named} given twice" in proc.stderr and "give it once" in proc.stderr
+    assert not list(folder.glob("*.json"))
+
+
+def test_the_plugin_lets_the_command_line_override_addopts(folder):
+    # pytest's rule for addopts stays: one value in the ini file, one on the command line, the latter wins
+    proc = _plugin_run(folder, "--evaluator=pr.py:f", "--oipr-report=b.json", "-k", "case and overlap_proportion",
+                       ini="--oipr-report=a.json")
+    assert proc.returncode in (0, 1), proc.stdout[-500:] + proc.stderr[-500:]
+    assert (folder / "b.json").exists() and not (folder / "a.json").exists()

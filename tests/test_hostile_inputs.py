@@ -379,3 +379,32 @@ def test_reference_file_nested_too_deeply_is_a_fixture_error(tmp_path):
     with pytest.raises(FixtureError, match="nested") as info:
         reference.load_document(name, tmp_path)
     assert str(tmp_path / name) in str(info.value)
+
+
+def test_masked_scores_are_refused_like_nan():
+    # np.asarray drops the mask: the masked points would be scored as if they were data
+    import numpy as np
+    from oipr_bench import evaluators
+
+    y = np.array([0, 1, 1, 0, 0, 1], dtype=np.int8)
+    scores = np.ma.masked_array([0.1, 0.9, 0.8, 0.2, 0.3, 0.7], mask=[0, 0, 1, 0, 0, 0])
+    for name in ("AUC-ROC", "VUS-PR"):
+        with pytest.raises(ValueError, match=rf"{name}: scores is a masked array \(1 masked point, first at index 2\)"):
+            evaluators.get(name)(y, scores)
+    with pytest.raises(ValueError, match=r"PW: y_pred is a masked array"):
+        evaluators.get("PW")(y, np.ma.masked_array(y, mask=[1, 0, 0, 0, 0, 0]))
+
+
+@pytest.mark.parametrize("dtype", ["datetime64[s]", "timedelta64[ms]"])
+def test_time_valued_scores_are_refused(dtype):
+    import re
+
+    import numpy as np
+    from oipr_bench import evaluators
+
+    y = np.array([0, 1, 1, 0], dtype=np.int8)
+    scores = np.array([1, 5, 4, 2]).astype(dtype)
+    with pytest.raises(ValueError, match=re.escape(f"AUC-ROC: scores must be real numbers, got dtype {dtype}")):
+        evaluators.get("AUC-ROC")(y, scores)
+    with pytest.raises(ValueError, match=re.escape(f"PW: y_pred must be numeric or boolean 0/1 values, got dtype {dtype}")):
+        evaluators.get("PW")(y, np.array([0, 1, 1, 0]).astype(dtype))

@@ -151,3 +151,12 @@ def test_ansi_escapes_in_a_case_id_never_reach_the_terminal(tmp_path):
         scenarios.load(folder)
     text = str(info.value)
     assert "\x1b" not in text and "\\x1b[31m" in text
+
+
+@pytest.mark.parametrize("value", [0, -5])
+def test_a_threshold_count_below_one_gets_one_message(value):
+    from oipr_bench import evaluators
+
+    with pytest.raises(ValueError) as info:
+        evaluators.get("VUS-PR", thresholds=value)
+    assert str(info.value) == f"VUS-PR: parameter thresholds must be >= 1, got {value}"

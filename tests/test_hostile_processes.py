@@ -162,3 +162,16 @@ def test_a_timed_out_call_leaves_no_process_behind(tmp_path, name, tag):
     while _sleepers(f"sleep {tag}") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _sleepers(f"sleep {tag}") == 0
+
+
+def test_os_exit_in_process_is_named_not_a_silent_end(tmp_path, monkeypatch, capsys):
+    # without --isolate, os._exit(3) used to end audit and score-differential with no message
+    from oipr_bench.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quits.py").write_text("import os\ndef f(t, p):\n    os._exit(3)\n")
+    assert main(["audit", "quits.py:f"]) == 1
+    captured = capsys.readouterr()
+    assert "raised: called os._exit(3)" in captured.out + captured.err
+    assert main(["score-differential", "quits.py:f", "--reference", "AUC-ROC", "-n", "1", "--family", "one_value"]) == 1
+    assert "the evaluator called os._exit(3)" in capsys.readouterr().out

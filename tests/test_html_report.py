@@ -257,3 +257,23 @@ def test_each_property_family_shows_its_cases_as_thumbnails(tmp_path):
             assert 'aria-label="scores ' in section, name
     fp = page.split('id="ev-property-fp-distance"', 1)[1].split("</section>", 1)[0]
     assert "PW: <b>0.9756</b>" in fp  # the anchored score of a dK case (F1 40/41), as on the curve
+
+
+def test_undetermined_has_its_own_neutral_colour_and_a_failure_says_whose_row_it_differs_from():
+    from oipr_bench.reports.html_parts import CSS, STATUS_CLASS, status_chip
+    from oipr_bench.reports.html_report import render_report
+
+    assert STATUS_CLASS["undetermined"] not in (STATUS_CLASS["failed"], STATUS_CLASS["passed"])
+    assert f".chip.{STATUS_CLASS['undetermined']}{{" in CSS
+    assert "FAILED" not in status_chip("failed")
+    page = render_report(audit("PW"))  # PW differs from OIPR's row on five characteristics
+    assert page.count("differs from OIPR&#x27;s row") + page.count("differs from OIPR's row") >= 5
+
+
+def test_a_profile_only_report_shows_observed_values_and_no_failure():
+    from oipr_bench.reports.html_report import render_report
+
+    prof = audit("PW", profile_only=True)
+    assert prof.ok and {r.status for r in prof.characteristic_results.values()} <= {"reported", "not_applicable"}
+    page = render_report(prof)
+    assert "differs from" not in page and "profile only" in page

@@ -264,3 +264,66 @@ def test_random_detector_interest_plot_title_and_legend_do_not_collide():
         assert legend.y1 < ax.get_window_extent(renderer).y0
     finally:
         plt.close(fig)
+
+
+PW_LIKE = """
+def f(t, p):
+    tp = int(((t == 1) & (p == 1)).sum())
+    return (tp / p.sum() if p.sum() else 0.0), (tp / t.sum() if t.sum() else 0.0)
+"""
+
+
+def test_audit_profile_only_reports_observed_values_and_exits_0(tmp_path, monkeypatch, capsys):
+    # a researcher's own metric is not OIPR: without an expected row nothing "fails" for being different
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text(PW_LIKE)
+    assert main(["audit", "mine.py:f"]) == 1
+    assert "differs from OIPR's row" in capsys.readouterr().out
+    assert main(["audit", "mine.py:f", "--profile-only"]) == 0
+    out = capsys.readouterr().out
+    assert "profile only (no expected row)" in out and "FAILED" not in out and "differs from" not in out
+    assert "fragments_merging" in out and " no " in out
+
+
+def test_audit_profile_only_still_fails_a_sanity_check(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "half.py").write_text("def f(t, p):\n    return (0.5, 0.5)\n")
+    assert main(["audit", "half.py:f", "--profile-only"]) == 1
+    assert "sanity[perfect]" in capsys.readouterr().err
+
+
+def test_profile_only_refuses_an_expected_row(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text(PW_LIKE)
+    for extra in (["--expect", "fragments_merging=no"], ["--reference", "PW"]):
+        assert main(["audit", "mine.py:f", "--profile-only", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "--profile-only" in err and extra[0] in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_plugin_has_a_profile_only_switch(tmp_path):
+    (tmp_path / "mine.py").write_text(PW_LIKE)
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--evaluator=mine.py:f",
+                           "--oipr-profile-only", "--oipr-report=r.json"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-800:] + proc.stderr[-800:]
+    import json
+
+    d = json.loads((tmp_path / "r.json").read_text())
+    assert d["options"]["profile_only"] is True and "|profile-only|" in d["signature"]
+    verified = subprocess.run([sys.executable, "-m", "oipr_bench", "verify", "r.json"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_score_reference_without_generated_cases_warns_that_the_cases_hold_only_0_1_scores(capsys):
+    # the dataset's cases hand 0/1 predictions over as 0.0/1.0: a threshold-grid bug cannot show on them
+    argv = ["audit", "VUS-PR", "--param", "sliding_window=4", "--input", "scores", "--reference", "VUS-PR",
+            "--reference-param", "sliding_window=4", "--suite", "table5"]
+    main(argv)
+    out = capsys.readouterr().out
+    assert "warning: these cases hold only 0/1 scores" in out and "--differential" in out
+    main([*argv, "--differential", "1"])
+    assert "warning: these cases hold only 0/1 scores" not in capsys.readouterr().out

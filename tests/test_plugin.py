@@ -89,7 +89,7 @@ def test_pw_from_an_empty_folder_fails_naming_the_characteristics(pw_folder):
     for name in PW_FAILING:
         assert f"FAILED oipr-bench::characteristic[{name}]" in out
     assert "oipr-bench profile: mypw:pw" in out
-    result.stdout.re_match_lines([r"existence_detection_reward\s+no\s+yes\s+FAILED\s+F1 never exceeds PW's"])
+    result.stdout.re_match_lines([r"existence_detection_reward\s+no\s+yes\s+differs from OIPR's row\s+F1 never exceeds PW's"])
     result.stdout.re_match_lines([r"random_detector/c2\s+100\s+0\.0421\s+0\.0180\s+0\.0249\s+ok"])
 
 
@@ -137,7 +137,7 @@ def test_declared_deviation_that_shows_a_third_value_fails(pytester: pytest.Pyte
     result = run(pytester, "--evaluator=PA%K", "--expect=existence_detection_reward=no", "-k", "existence")
     assert result.ret == 1
     result.assert_outcomes(failed=1)
-    assert "observed piecewise, expected no (declared by --expect)" in result.stdout.str()
+    assert "observed piecewise, differs from the declared value (expected no (declared by --expect))" in result.stdout.str()
 
 
 def test_reference_oipr_with_the_literal_algorithm_1(pytester: pytest.Pytester):
@@ -286,7 +286,7 @@ def test_report_is_valid_and_complete_under_xdist(pw_folder, repo_root):
     result = run(pw_folder, "--evaluator=mypw:pw", "-n", "2", "--oipr-report=out/report.json")
     assert result.ret == 1
     result.assert_outcomes(failed=5, passed=37)
-    result.stdout.re_match_lines([r"fragments_merging\s+no\s+yes\s+FAILED"])
+    result.stdout.re_match_lines([r"fragments_merging\s+no\s+yes\s+differs from OIPR's row"])
     result.stdout.re_match_lines([r"random_detector/c1\s+100\s+0\.0363\s+0\.0160\s+0\.0220\s+ok"])
     assert "not run" not in result.stdout.str()
     report = json.loads(pw_folder.path.joinpath("out", "report.json").read_text())

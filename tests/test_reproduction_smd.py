@@ -18,7 +18,7 @@ import pytest
 from oipr_bench import evaluators
 from oipr_bench.cli import main
 from oipr_bench.reference import paper
-from oipr_bench.reference.smd import (DETECTORS, SMD_LENGTH, SMD_PARAMS, SOURCE_REPOSITORY, TABLE_DETECTORS,
+from oipr_bench.reference.smd import (DETECTORS, SMD_LENGTH, detector, SMD_PARAMS, SOURCE_REPOSITORY, TABLE_DETECTORS,
                                       load_smd, slice_statistics)
 from oipr_bench.reports.smd_render import render_smd
 from oipr_bench.reports.smd_tables import rank, reproduce_smd, run_user_evaluator
@@ -367,3 +367,30 @@ def test_declaration_options_are_spelled_as_audits():
 
     ours = options(reproduce_cli._add_declaration_options)
     assert ours == options(audit.add_declaration_options) and len(ours) == 3
+
+
+@pytest.mark.parametrize("flags, flag", [(["--lower-is-better"], "--lower-is-better"), (["--bounds", "0:2"], "--bounds")])
+def test_a_scalar_declaration_for_a_precision_recall_evaluator_is_refused(tmp_path, capsys, flags, flag):
+    # as audit refuses it: an orientation or bounds of one number mean nothing for precision and recall
+    _write_slice(tmp_path, detectors=set(TABLE_DETECTORS["7"]))
+    err = _error(capsys, ["reproduce", "--table", "7", "--data", str(tmp_path), "--evaluator", "PW", *flags])
+    assert f"{flag} applies to a one-number score, but PW returns precision and recall; drop {flag}" in err
+
+
+@pytest.mark.parametrize("kind, words", [("folder", "is a folder, not a file"), ("fifo", "is a FIFO, not a file"),
+                                         ("loop", "is a symbolic link that leads nowhere (a loop or a missing target)")])
+def test_a_data_file_that_is_not_a_regular_file_is_named_as_such(tmp_path, capsys, kind, words):
+    import os
+
+    _write_slice(tmp_path, detectors=set(TABLE_DETECTORS["7"]))
+    name = detector(TABLE_DETECTORS["7"][0]).csv
+    target = tmp_path / name
+    target.unlink()
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        os.symlink(target, target)  # a link to itself: a loop
+    err = _error(capsys, ["reproduce", "--table", "7", "--data", str(tmp_path)])
+    assert f"{name} {words}" in err and f"missing {name}" not in err

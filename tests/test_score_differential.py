@@ -166,6 +166,11 @@ def test_the_command_passes_a_builtin_against_itself(capsys) -> None:
     (["VUS-PR", "--param", "window=3", "--reference", "VUS-PR"], "VUS-PR: unknown parameter(s) window"),
     (["VUS-PR", "--reference", "VUS-PR", "--family", "nope"], "unknown score family 'nope'"),
     (["VUS-PR", "--reference", "VUS-PR", "-n", "0"], "n must be a positive number of cases per family"),
+    (["VUS-PR", "--reference", "VUS-PR", "-n", "1000000000"], "-n must be at most 100000 cases per family, got 1000000000"),
+    (["VUS-PR", "--reference", "VUS-PR", "--tolerance", "inf"], "--tolerance must be a finite non-negative number, got inf"),
+    (["VUS-PR", "--reference", "VUS-PR", "--tolerance", "nan"], "--tolerance must be a finite non-negative number, got nan"),
+    (["VUS-PR", "--reference", "VUS-PR", "--family", "one_value", "--family", "one_value"],
+     "--family one_value given twice: each family runs once"),
 ])
 def test_the_command_usage_errors_are_one_line(argv, text, capsys) -> None:
     from oipr_bench.cli import main
@@ -173,3 +178,89 @@ def test_the_command_usage_errors_are_one_line(argv, text, capsys) -> None:
     assert main(["score-differential", *argv]) == 2
     err = capsys.readouterr().err
     assert text in err and len(err.strip().splitlines()) == 1
+
+
+def _user_module(tmp_path, body: str) -> str:
+    (tmp_path / "sevs.py").write_text("import os, time\nimport numpy as np\n" + body, encoding="utf-8")
+    return str(tmp_path / "sevs.py")
+
+
+def test_the_command_names_an_evaluator_that_calls_exit(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    path = _user_module(tmp_path, "def sysexit(t, s):\n    raise SystemExit(0)\n")
+    code = main(["score-differential", f"{path}:sysexit", "--reference", "AUC-ROC", "-n", "2", "--family", "one_value"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "one_value: FAILED: the evaluator raised SystemExit (called exit(0)) on case 1 of 2 of family one_value" in out
+
+
+def test_the_command_names_an_evaluator_that_mutates_its_input(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    path = _user_module(tmp_path, "from oipr_bench.evaluators import get\n_v = get('AUC-ROC')\n"
+                                  "def mut(t, s):\n    v = float(_v(t, s))\n    s[:] = 0\n    return v\n")
+    code = main(["score-differential", f"{path}:mut", "--reference", "AUC-ROC", "-n", "2", "--family", "random_scores"])
+    out = capsys.readouterr().out
+    assert code == 1 and "the evaluator mutated its input y_pred" in out
+
+
+def test_the_command_ends_a_call_after_its_timeout(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    path = _user_module(tmp_path, "def slow(t, s):\n    time.sleep(30)\n    return 0.5\n")
+    start = __import__("time").perf_counter()
+    code = main(["score-differential", f"{path}:slow", "--reference", "AUC-ROC", "-n", "1", "--family", "one_value",
+                 "--timeout", "0.5", "--shrink-budget", "2"])
+    out = capsys.readouterr().out
+    assert code == 1 and "the evaluator timed out after 0.5 s" in out
+    assert __import__("time").perf_counter() - start < 20
+
+
+def test_a_non_deterministic_evaluator_is_named_not_shrunk(capsys) -> None:
+    # differs on 30 % of calls: the first difference is found, but it does not come back on every new call
+    rng = np.random.default_rng(7)
+    reference = evaluators.get("AUC-ROC")
+
+    def nondet(y_true, scores):
+        return float(reference(y_true, scores)) + (1e-3 if rng.random() < 0.3 else 0.0)
+
+    result = run_score_differential(nondet, "AUC-ROC", n=20, families=["random_scores"])[0]
+    assert result.status == "failed"
+    assert "not deterministic" in result.message and "no counterexample" in result.message
+    assert "reproduce (not reliably):" in result.message and "shrunk in" not in result.message
+
+
+def test_a_deterministic_difference_is_confirmed_before_it_is_printed() -> None:
+    reference = evaluators.get("AUC-ROC")
+    result = run_score_differential(lambda t, s: float(reference(t, s)) + 1e-3, "AUC-ROC", n=2,
+                                    families=["random_scores"])[0]
+    assert result.status == "failed" and "confirmed by 5 more calls of both" in result.message
+
+
+def test_a_threshold_grid_one_short_is_caught_by_every_family_that_can_show_it_and_shrinks_small() -> None:
+    # 249 sampled thresholds instead of 250: the curves differ only on series longer than the grid,
+    # which every fourth case of each family is; a family of at most 6 distinct values samples them all either way.
+    mine = evaluators.get("VUS-PR", thresholds=249, sliding_window=10)
+    results = run_score_differential(mine, "VUS-PR", {"sliding_window": 10}, n=8, families=SHORT_FAMILIES)
+    caught = {r.family for r in results if r.status == "failed"}
+    assert caught == {"random_scores", "plateaus", "boundary_events", "window_edges"}
+    assert {r.family for r in results if r.status == "passed"} == {"rank_ties", "near_ties", "one_value"}
+    for r in results:
+        if r.status == "failed":
+            assert r.checked == 4 and r.found.length > 250  # the first case longer than the grid
+            small = r.shrunk
+            assert r.shrink_finished and 250 < small.length <= 500, (r.family, small.length)
+            assert len(small.y_true_events) == 1 and len(set(small.scores)) <= 3, (r.family, small.y_true_events)
+
+
+def test_the_command_stops_at_the_first_family_that_differs_with_x(tmp_path, capsys) -> None:
+    from oipr_bench.cli import main
+
+    spec = write_planted("roc_ties", tmp_path)
+    code = main(["score-differential", spec, "--reference", "AUC-ROC", "-n", "5", "-x",
+                 "--family", "random_scores", "--family", "rank_ties", "--family", "one_value"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "random_scores: passed" in out and "rank_ties: FAILED" in out and "one_value" not in out.split("\n", 2)[2]
+    assert out.rstrip().endswith("1 families agree, 1 differ; stopped at the first that differs (-x): 1 not run")

@@ -304,6 +304,29 @@ def test_differently_configured_objects_sign_differently() -> None:
     assert arrays[0] != arrays[1]
 
 
+def _closure(k: int) -> Any:
+    def scale(x: Any) -> Any:
+        return x * k
+    return scale
+
+
+def test_objects_differing_in_a_lambda_a_closure_a_generator_or_a_nested_object_sign_differently() -> None:
+    pairs = [
+        (Params(lambda x: x), Params(lambda x: x * 2)),
+        (Params(_closure(2)), Params(_closure(3))),
+        (Params(np.random.default_rng(1)), Params(np.random.default_rng(2))),
+        (Params({"a": [1, {"b": Params(1)}]}), Params({"a": [1, {"b": Params(2)}]})),
+        (Params([[[[[[[[1]]]]]]]]), Params([[[[[[[[2]]]]]]]])),
+    ]
+    for one, other in pairs:
+        assert resolve(one).state != resolve(other).state, (one.k, other.k)
+    assert resolve(Params(_closure(2))).state == resolve(Params(_closure(2))).state  # the same closure, the same digest
+    assert resolve(Params(np.random.default_rng(1))).state == resolve(Params(np.random.default_rng(1))).state
+    looped = Params(None)
+    looped.k = looped  # a cycle ends, as a cycle
+    assert len(resolve(looped).state) == 12
+
+
 def test_the_state_enters_the_report_and_its_signature(tmp_path: Path) -> None:
     (tmp_path / "ce.py").write_text(textwrap.dedent("""
         class Params:
@@ -552,3 +575,60 @@ def test_verify_names_an_edited_differential_seed_and_n() -> None:
     fams = [d["family"] for d in doc["differential"]]
     assert f"differential[{fams[0]}].seed: report 7, recomputed 0" in result.problems
     assert f"differential[{fams[1]}].n: report 50, recomputed 5" in result.problems
+
+
+# -- the provenance of a verdict and the cases file are verified; verify's tolerance is bounded -----
+
+
+def _first_characteristic(d: dict) -> dict:
+    return d["characteristics"][0]
+
+
+def test_verify_catches_an_edited_expectation_reason(base: Path) -> None:
+    out = not_reproduced(base, tampered(base, "reason.json",
+                                        lambda d: _first_characteristic(d).update(expectation_reason="the paper says so")))
+    assert "  characteristic[existence_detection_reward].expectation_reason: report 'the paper says so', recomputed ''" \
+           in out
+
+
+def test_verify_catches_a_default_expectation_edited_into_a_declared_one(base: Path) -> None:
+    out = not_reproduced(base, tampered(base, "source.json",
+                                        lambda d: _first_characteristic(d).update(expectation_source="--expect")))
+    assert "  signature: the report stores " in out and "but its fields sign " in out
+
+
+def test_verify_catches_an_edited_reason_of_a_declared_expectation(tmp_path: Path) -> None:
+    (tmp_path / "pr.py").write_text(PR)
+    (tmp_path / "expect.json").write_text(json.dumps({"fragments_merging": {"value": "no", "reason": "mine counts points"}}))
+    proc = cli(tmp_path, "audit", "pr.py:f", "--expect-file", "expect.json", "--format", "json", "-o", "decl.json")
+    assert (tmp_path / "decl.json").exists(), proc.stderr
+    d = json.loads((tmp_path / "decl.json").read_text())
+    row = next(c for c in d["characteristics"] if c["name"] == "fragments_merging")
+    assert row["expectation_reason"] == "mine counts points"
+    clean = cli(tmp_path, "verify", "decl.json")
+    assert clean.returncode == 0 and "reproduced: all " in clean.stdout, clean.stdout + clean.stderr
+    row["expectation_reason"] = "the authors agreed"
+    (tmp_path / "decl2.json").write_text(json.dumps(d))
+    out = not_reproduced(tmp_path, "decl2.json")
+    assert "  signature: the report stores " in out and "but its fields sign " in out
+
+
+def test_verify_catches_an_edited_cases_file(base: Path) -> None:
+    out = not_reproduced(base, tampered(base, "casesfile.json", lambda d: d["fixtures"].update(cases_file="other.json")))
+    assert "  fixtures.cases_file: report 'other.json', recomputed None" in out
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-1"])
+def test_verify_refuses_a_tolerance_that_is_not_a_finite_number(base: Path, value: str) -> None:
+    line = one_line_error(cli(base, "verify", "base.json", "--tolerance", value))
+    assert f"--tolerance must be a finite non-negative number, got {value}" in line
+
+
+@pytest.mark.parametrize("value, shown", [("1e-6", "1e-06"), ("1e9", "1e+09")])
+def test_verify_states_a_tolerance_other_than_its_default(base: Path, value: str, shown: str) -> None:
+    proc = cli(base, "verify", "base.json", "--tolerance", value)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(f"verify: base.json: reproduced within {shown} (default 1e-12): all ")
+    edited = tampered(base, "raised.json", lambda d: d["cases"][0].update(f1=d["cases"][0]["f1"] + 0.5))
+    again = cli(base, "verify", edited, "--tolerance", value)
+    assert f"verify: {edited}: " + ("NOT reproduced within" if value == "1e-6" else "reproduced within") in again.stdout

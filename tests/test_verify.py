@@ -130,3 +130,11 @@ def test_the_reproduced_tables_carry_a_signature() -> None:
     assert fields[3].startswith('columns:OIPR{attenuation="linear",auto_rule="paper",b_dur=0.5,l_dis=5,l_obs=20};')
     assert json.loads(render(result, "json"))["signature"] == sig
     assert f"signature: `{sig}`" in render(result, "markdown")
+
+
+def test_verify_of_an_html_report_says_it_is_not_verifiable(tmp_path: Path) -> None:
+    (tmp_path / "report.html").write_text("<!DOCTYPE html><html><body>profile</body></html>")
+    proc = cli(tmp_path, "verify", "report.html")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "report.html" in proc.stderr and "an HTML report, which verify cannot recompute" in proc.stderr
+    assert "--format json" in proc.stderr

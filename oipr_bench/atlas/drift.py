@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from .build import same_number
 
-__all__ = ["drift", "TOLERANCE"]
+__all__ = ["drift", "report_drift", "TOLERANCE"]
 
 #: Absolute tolerance on a per-case headline number.
 TOLERANCE = 1e-9
@@ -43,3 +43,20 @@ def drift(committed: Mapping[str, Mapping[str, Any]], rows: list[Mapping[str, An
         else:
             out += row_drift(old, row)
     return out
+
+
+def report_drift(rid: str, stored: Mapping[str, Any] | None, fresh: Mapping[str, Any] | None) -> list[str]:
+    """What differs between a row's stored audit report and its recomputation: every number and verdict
+    ``verify`` compares (:func:`oipr_bench.auditing.profile.verify.compare_profiles`), within :data:`TOLERANCE`.
+
+    The signature line is left to the row's own declared fields (:func:`row_drift`): a report kept
+    from an earlier oipr-bench signs with that version's digests.  A row without a report on either
+    side (unavailable, an error) gives nothing here; its status drifts in :func:`row_drift`.
+    """
+    from ..auditing.profile.results import Profile
+    from ..auditing.profile.verify import compare_profiles
+
+    if stored is None or fresh is None:
+        return []
+    found = compare_profiles(Profile.from_dict(stored), Profile.from_dict(fresh), TOLERANCE)
+    return [f"{rid}: report {line}" for line in found.problems if not line.startswith("signature: ")]

@@ -43,19 +43,23 @@ def parse_conditions(items: Iterable[str], doc: Mapping[str, Any]) -> dict[str, 
     columns = _columns(doc)
     aliases = {short: name for name, short in SHORT.items()}
     out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
+    from ..guards import clip
+
+    for given in items:
+        item = clip(given, 80)  # as the messages quote it: a huge argument is not echoed back whole
+        name, sep, value = given.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name or not value:
             raise UsageError(f"--where {item!r}: expected NAME=VALUE (e.g. early_detection_reward=yes)")
         name = aliases.get(name, name)
         if name not in columns:
-            raise UsageError(f"--where {item!r}: unknown name {name!r}; names: {', '.join(columns)}")
+            raise UsageError(f"--where {item!r}: unknown name {clip(name, 80)!r}; names: {', '.join(columns)}")
         if name in out:
             raise UsageError(f"--where {item!r}: {name} is given twice")
         seen = sorted({str(_cells(r).get(name)) for r in doc["rows"] if r["status"] == "ok"} - {"None"})
         if value not in seen:
-            raise UsageError(f"--where {item!r}: no row has {name}={value}; values in the atlas: {', '.join(seen)}")
+            raise UsageError(f"--where {item!r}: no row has {name}={clip(value, 80)}; values in the atlas: "
+                             f"{', '.join(seen)}")
         out[name] = value
     if not out:
         raise UsageError("--where needs at least one NAME=VALUE")

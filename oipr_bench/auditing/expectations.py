@@ -43,7 +43,7 @@ __all__ = [
 # Statuses of a characteristic (defined in :mod:`oipr_bench.vocabulary`).
 from ..vocabulary import DEVIATION, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, UNDETERMINED, UNEXPECTED_PASS  # noqa: E402
 from ..vocabulary import METRIC_PROPERTIES, PROPERTY_VALUES  # noqa: E402
-from ..vocabulary import NO, PROPERTY_SEARCH, SANITY_CHECKS, YES  # noqa: E402
+from ..vocabulary import NO, PROPERTY_SEARCH, REPORTED, SANITY_CHECKS, YES  # noqa: E402
 
 #: Sanity checks can be declared too: ``yes`` (the default) the check passes, ``no`` it fails as expected
 #: (``--expect discriminates=no`` for an event-wise metric that cannot tell all-ones from perfect).
@@ -94,6 +94,15 @@ class Expectation:
     def deviation(self) -> bool:
         """True when the declaration shares no value with a default: a declared deviation (characteristics only)."""
         return bool(self.default) and not set(self.values) & set(self.default)
+
+    def differs(self) -> str:
+        """What a ``failed`` verdict against this expectation means: ``"differs from OIPR's row"`` (the
+        default), ``"differs from PA's row"`` (``--reference PA``), ``"differs from the declared value"``."""
+        if self.source == "default":
+            return "differs from OIPR's row"
+        if self.source.startswith(REFERENCE_SOURCE):
+            return f"differs from {self.source[len(REFERENCE_SOURCE):].strip()}'s row"
+        return "differs from the declared value"
 
     def describe(self) -> str:
         """``"no (declared by --expect)"``-style text."""
@@ -246,8 +255,8 @@ def reference_row(label: str, observed: Mapping[str, str | None]) -> dict[str, E
     return out
 
 
-def judge(observed: str | None, expectation: Expectation) -> str:
-    """Status of an observed value against its expectation.
+def judge(observed: str | None, expectation: Expectation, *, profile_only: bool = False) -> str:
+    """Status of an observed value against its expectation (``profile_only``: ``reported``, never judged).
 
     Without a declared deviation: ``passed`` when the value is expected, else
     ``failed``.  ``not_applicable`` observed gives the status ``not_applicable``
@@ -258,6 +267,8 @@ def judge(observed: str | None, expectation: Expectation) -> str:
     """
     if observed is None:
         return UNDETERMINED
+    if profile_only:  # no expected row: the observed value is the result
+        return NOT_APPLICABLE if observed == NOT_APPLICABLE else REPORTED
     if observed == NOT_APPLICABLE and observed not in expectation.values:
         # The rule needs a quantity the evaluator does not give: a status of its own, a failure
         # only when a declared expectation asks for a value.

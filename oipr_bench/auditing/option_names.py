@@ -32,6 +32,7 @@ CLI_FLAGS: dict[str, str] = {
     "seed": "--seed",
     "shrink_budget": "--shrink-budget",
     "cases": "--cases",
+    "profile_only": "--profile-only",
 }
 #: How the pytest plugin names each option.
 PLUGIN_FLAGS: dict[str, str] = {
@@ -47,6 +48,7 @@ PLUGIN_FLAGS: dict[str, str] = {
     "seed": "--oipr-seed",
     "shrink_budget": "--oipr-shrink-budget",
     "cases": "--oipr-cases",
+    "profile_only": "--oipr-profile-only",
 }
 
 

@@ -201,10 +201,11 @@ class AuditOptions:
     cases: Any = None
     random_runs: int | None = None
     chance_draws: int | None = None
+    profile_only: bool = False
 
     def __post_init__(self) -> None:
         self._check_timeout()
-        for name in ("isolate", "sanity"):
+        for name in ("isolate", "sanity", "profile_only"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(f"{{{name}}} must be True or False, got {getattr(self, name)!r}", name)
         self._check_hypothesis_examples()
@@ -215,6 +216,11 @@ class AuditOptions:
                               "the reference values average every run of a random-detector case")
         self._check_reduction("chance_draws", "draws", MIN_CHANCE_DRAWS, CHANCE_DRAWS,
                               "the reference's expected profile reads every chance draw")
+        if self.profile_only:  # observed values only: an expected row would never be compared
+            for name, given in (("expect", bool(self.expectations)), ("reference", self.reference is not None)):
+                if given:
+                    raise OptionError(f"{{profile_only}} reads no expected row; drop {{{name}}} (or {{profile_only}})",
+                                      "profile_only", name)
         if self.suite is not None and self.suite not in SUITES:
             raise OptionError(f"{{suite}} must be one of {', '.join(SUITES)}, got {self.suite!r}", "suite")
 
@@ -356,6 +362,8 @@ class AuditOptions:
         out.update({name: getattr(self, name) for name in ("random_runs", "chance_draws") if getattr(self, name) is not None})
         if not self.sanity:
             out["sanity"] = False
+        if self.profile_only:
+            out["profile_only"] = True
         return out
 
 

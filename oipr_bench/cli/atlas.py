@@ -280,8 +280,21 @@ def _committed_rows(directory: Path) -> dict[str, Any]:
     return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r} if isinstance(rows, list) else {}
 
 
+def _stored_report(directory: Path, rid: str) -> Any:
+    """The audit report stored in ``profiles/<slug>.json`` for row ``rid`` (None: none, or unreadable, which
+    :func:`oipr_bench.atlas.integrity.integrity_problems` names)."""
+    from ..atlas.store import read_json, slug
+    from ..errors import UsageError
+
+    try:
+        stored = read_json(directory / "profiles" / f"{slug(rid)}.json", None)
+    except UsageError:
+        return None
+    return stored.get("report") if isinstance(stored, dict) else None
+
+
 def _check(directory: Path, args: argparse.Namespace) -> int:
-    from ..atlas.drift import TOLERANCE, drift
+    from ..atlas.drift import TOLERANCE, drift, report_drift
     from ..atlas.adapters.registry import adapters
     from ..atlas.disagreements.sample import SAMPLE_CASES, sample_drift
     from ..atlas.store import read_atlas
@@ -301,8 +314,10 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
     # The cases run last to first: a metric object that keeps state between calls drifts.
-    rows, _, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=_cache(args, by_default=False))
+    rows, fresh, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=_cache(args, by_default=False))
     problems = tampered + drift(committed, rows)
+    for rid, report in fresh.items():  # the numbers inside a stored report, not only the row's headline numbers
+        problems += report_drift(rid, _stored_report(directory, rid), report)
     recomputed = {a.id for a in todo}
     sampled = [a for a in adapters() if a.env == env and a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
                and committed.get(a.id, {}).get("status") == "ok"]

@@ -49,7 +49,7 @@ RUN_OPTIONS: dict[str, str] = {
     "param": "--param", "expect": "--expect", "expect_file": "--expect-file", "reference": "--reference",
     "reference_param": "--reference-param", "against": "--against", "tolerance": "--tolerance",
     "timeout": "--timeout", "isolate": "--isolate", "hypothesis_examples": "--hypothesis-examples",
-    "input": "--input", "lower_is_better": "--lower-is-better", "bounds": "--bounds", "cases": "--cases",
+    "profile_only": "--profile-only", "input": "--input", "lower_is_better": "--lower-is-better", "bounds": "--bounds", "cases": "--cases",
     "differential": "--differential", "seed": "--seed", "shrink_budget": "--shrink-budget", "suite": "--suite",
 }
 
@@ -70,6 +70,9 @@ def add_run_options(parser: argparse.ArgumentParser, *, param_aliases: tuple[str
                         help="with --reference: compare with our reference values (default) or the paper's Table A1")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="with --reference: tolerance of the comparison (default 1e-9)")
+    parser.add_argument("--profile-only", action="store_true",
+                        help="read the observed profile only, with no expected row: every characteristic and property "
+                        "is reported, not judged against OIPR's row; exit 0 unless a case or a sanity check fails")
     parser.add_argument("--cases", metavar="FILE", default=None,
                         help="add your own cases: a JSON file in the dataset's scenario format (schema/scenario.schema.json)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="end any single call after SECONDS (worker process)")
@@ -114,13 +117,14 @@ def options_from(args: argparse.Namespace) -> "AuditOptions":
         "hypothesis_examples": args.hypothesis_examples, "expect": args.expect,
         "expect_file": args.expect_file, "suite": getattr(args, "suite", None), "differential": args.differential,
         "seed": args.seed, "shrink_budget": args.shrink_budget, "cases": args.cases, **declarations_from(args),
+        "profile_only": getattr(args, "profile_only", False),
     }, CLI_FLAGS)
 
 
 def given_run_options(args: argparse.Namespace) -> list[str]:
     """The flags of :func:`add_run_options` given on the command line (those not at their default)."""
     defaults = {"param": [], "expect": [], "reference_param": [], "isolate": False, "hypothesis_examples": 0,
-                "lower_is_better": False, "differential": 0}
+                "lower_is_better": False, "differential": 0, "profile_only": False}
     return [flag for dest, flag in RUN_OPTIONS.items() if getattr(args, dest, None) != defaults.get(dest)]
 
 

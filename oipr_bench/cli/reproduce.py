@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
+
+from ..errors import UsageError
 
 from ..reports.reproduce import FORMATS, TABLES, render, reproduce
 
@@ -84,7 +87,6 @@ def _add_declaration_options(group: argparse._ArgumentGroup) -> None:
 
 
 def _check_combination(args: argparse.Namespace) -> None:
-    from ..errors import UsageError
 
     defaults = {"param": [], "lower_is_better": False, "isolate": False}
     given = [flag for dest, flag in _SMD_ONLY.items() if getattr(args, dest) != defaults.get(dest)]
@@ -137,6 +139,23 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _refuse_inapplicable(args: argparse.Namespace, user: Any) -> None:
+    """Refuse ``--lower-is-better`` or ``--bounds`` for an evaluator that returned precision and recall, as audit does
+    (:func:`oipr_bench.auditing.declared.inapplicable_declaration`); nothing is refused while no call succeeded."""
+    from types import SimpleNamespace
+
+    from ..auditing.declared import inapplicable_declaration
+    from ..auditing.option_names import CLI_FLAGS
+
+    if not user.scores:  # the kind is unknown: every call failed, and the failures are the report
+        return
+    declared = SimpleNamespace(higher_is_better=False if args.lower_is_better else None, bounds=args.bounds,
+                               reference=None)
+    problem = inapplicable_declaration(declared, user.kind, user.name)
+    if problem is not None:
+        raise UsageError(problem.phrased(CLI_FLAGS))
+
+
 def _run_smd(args: argparse.Namespace) -> int:
     from ..auditing.calling.resolve import parse_params
     from ..reference.smd import TABLE_DETECTORS, load_smd
@@ -150,6 +169,7 @@ def _run_smd(args: argparse.Namespace) -> int:
         user = run_user_evaluator(args.evaluator, parse_params(args.param, option="--param"), data, detectors,
                                   timeout=args.timeout, isolate=args.isolate, input_kind=args.input,
                                   higher_is_better=False if args.lower_is_better else None, bounds=args.bounds)
+        _refuse_inapplicable(args, user)
     result = reproduce_smd(args.table, args.data, user=user, data=data)
     sys.stdout.write(render_smd(result, args.format))
     return 0 if result.ok else 1

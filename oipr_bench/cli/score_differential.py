@@ -10,6 +10,7 @@ Exit code 0 when every family agrees, 1 when one differs, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import math
 
 HELP = "compare a score evaluator (y_true, scores) -> float with a built-in (AUC, R-AUC, VUS) on generated cases"
 
@@ -34,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-9, help="absolute tolerance (default 1e-9)")
     parser.add_argument("--shrink-budget", type=float, default=30.0, metavar="SECONDS",
                         help="seconds the shrinking of a counterexample may take (default 30)")
+    parser.add_argument("-x", "--fail-fast", action="store_true",
+                        help="stop at the first family that differs (the quick way to a first counterexample)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+                        help="end any single call of the evaluator after SECONDS (worker process), as audit does")
+    parser.add_argument("--isolate", action="store_true",
+                        help="run every call of the evaluator in a worker process (a crash is a difference, not the end)")
     parser.set_defaults(func=run)
 
 
@@ -65,12 +72,29 @@ def run(args: argparse.Namespace) -> int:
 
     evaluator = _evaluator(args.evaluator, parse_params(args.param, option="--param"))
     reference_params = parse_params(args.reference_param, option="--reference-param")
-    if not args.tolerance >= 0 or not args.shrink_budget >= 0:
-        raise UsageError("--tolerance and --shrink-budget must be non-negative numbers")
+    from ..auditing.options import MAX_DIFFERENTIAL
+
+    if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):  # as audit and verify refuse it
+        raise UsageError(f"--tolerance must be a finite non-negative number, got {args.tolerance}")
+    if not (args.shrink_budget >= 0 and math.isfinite(args.shrink_budget)):
+        raise UsageError(f"--shrink-budget must be a finite non-negative number of seconds, got {args.shrink_budget}")
+    if args.cases > MAX_DIFFERENTIAL:  # as audit's --differential
+        raise UsageError(f"-n must be at most {MAX_DIFFERENTIAL} cases per family, got {args.cases}")
+    repeated = sorted({f for f in args.family or () if args.family.count(f) > 1})
+    if repeated:
+        raise UsageError(f"--family {repeated[0]} given twice: each family runs once")
+    from ..auditing.calling.runner import Caller
+    from ..auditing.regression.score_differential import one_number
+
+    try:  # the audit's guarded call: SystemExit, a mutated input, a timeout or a crash is a difference, named
+        caller = Caller(evaluator, timeout=args.timeout, isolate=args.isolate, input_kind="scores")
+    except ValueError as exc:
+        raise UsageError(f"--timeout: {exc}") from None
     try:
-        results = run_score_differential(evaluator, args.reference, reference_params, n=args.cases, seed=args.seed,
-                                         families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
-                                         shrink_budget=args.shrink_budget)
+        with caller:
+            results = run_score_differential(one_number(caller), args.reference, reference_params, n=args.cases, seed=args.seed,
+                                             families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
+                                             shrink_budget=args.shrink_budget, fail_fast=args.fail_fast)
     except (TypeError, ValueError) as exc:  # an unknown reference, family, parameter or case count
         raise UsageError(str(exc)) from None
     for result in results:
@@ -79,5 +103,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{result.family}: FAILED: {result.message}")
     failed = sum(1 for r in results if r.status != "passed")
-    print(f"score-differential {args.evaluator} vs {args.reference}: {len(results) - failed} families agree, {failed} differ")
+    planned = len(args.family or SCORE_FAMILIES)
+    stopped = f"; stopped at the first that differs (-x): {planned - len(results)} not run" if len(results) < planned else ""
+    print(f"score-differential {args.evaluator} vs {args.reference}: {len(results) - failed} families agree, {failed} differ"
+          f"{stopped}")
     return 1 if failed else 0

@@ -11,6 +11,7 @@ See :mod:`oipr_bench.auditing.profile.verify` for what is compared.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import sys
@@ -72,10 +73,19 @@ def run(args: argparse.Namespace) -> int:
     from ..guards import UnreadableFile, loads_json, read_regular_bytes
 
     tolerance = DEFAULT_VERIFY_TOLERANCE if args.tolerance is None else args.tolerance
-    if not tolerance >= 0:
-        raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
+    if not (tolerance >= 0 and math.isfinite(tolerance)):  # as audit refuses it: inf would compare nothing
+        raise UsageError(f"--tolerance must be a finite non-negative number, got {args.tolerance}")
+    within = "" if tolerance == DEFAULT_VERIFY_TOLERANCE else f" within {tolerance:g} (default {DEFAULT_VERIFY_TOLERANCE:g})"
     try:
-        doc = loads_json(read_regular_bytes(args.report).decode("utf-8"))
+        data = read_regular_bytes(args.report)
+    except UnreadableFile as exc:
+        raise UsageError(f"{args.report}: {exc}") from None
+    if data.lstrip()[:1] == b"<" or Path(args.report).suffix.lower() in (".html", ".htm"):
+        raise UsageError(f"{args.report}: an HTML report, which verify cannot recompute (it holds pictures, not "
+                         "every number); verify the JSON report of the same run (oipr-bench audit --format json, "
+                         "pytest --oipr-report)")
+    try:
+        doc = loads_json(data.decode("utf-8"))
     except UnreadableFile as exc:
         raise UsageError(f"{args.report}: {exc}") from None
     except ValueError as exc:  # not UTF-8, not JSON
@@ -97,12 +107,12 @@ def run(args: argparse.Namespace) -> int:
     if partial and result.ok:
         notes.append(f"{partial} (the report says so: ok false)")
     if result.ok:
-        print(f"verify: {args.report}: reproduced: all {result.numbers} numbers and {result.verdicts} verdicts "
+        print(f"verify: {args.report}: reproduced{within}: all {result.numbers} numbers and {result.verdicts} verdicts "
               f"({what}); signature {report.signature}")
         for note in notes:
             print(f"  note: {note}")
         return 0
-    print(f"verify: {args.report}: NOT reproduced: {len(result.problems)} problem(s) among {result.numbers} numbers "
+    print(f"verify: {args.report}: NOT reproduced{within}: {len(result.problems)} problem(s) among {result.numbers} numbers "
           f"and {result.verdicts} verdicts compared ({what}):")
     for line in result.problems:
         print(f"  {line}")

@@ -12,13 +12,25 @@ from __future__ import annotations
 import numpy as np
 
 
+def refuse_masked(value: object, where: str) -> None:
+    """Refuse a NumPy masked array with masked points, as NaN is refused: ``np.asarray`` drops the mask,
+    and the masked points would be scored as if they were data."""
+    if isinstance(value, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(value).ravel()
+        if mask.any():
+            n = int(mask.sum())
+            raise ValueError(f"{where} is a masked array ({n} masked point{'s' * (n != 1)}, first at index "
+                             f"{int(np.flatnonzero(mask)[0])}); fill or drop the masked points first")
+
+
 def _as_binary(name: str, value: object, evaluator: str) -> np.ndarray:
     where = f"{evaluator}: {name}" if evaluator else name
+    refuse_masked(value, where)
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged nested lists and similar
         raise ValueError(f"{where} cannot be read as an array ({exc})") from None
-    if arr.dtype == object or arr.dtype.kind in "USV":
+    if arr.dtype == object or arr.dtype.kind in "USVmM":  # a date or a duration is not a 0/1 value
         raise ValueError(f"{where} must be numeric or boolean 0/1 values, got dtype {arr.dtype}")
     if arr.ndim != 1:
         raise ValueError(f"{where} must be 1-D, got an array of shape {arr.shape}")

@@ -210,7 +210,8 @@ class OiprItem(pytest.Item):
             pytest.skip(f"{self.key} cannot be determined: {res.message}")
         if res.status == NOT_APPLICABLE:
             pytest.skip(f"{self.key} is not applicable: {res.message}")
-        lines = [f"{self.key}: observed {res.observed}, expected {exp.describe()}"]
+        differs = f"{exp.differs()} (expected {exp.describe()})" if res.status == FAILED else f"expected {exp.describe()}"
+        lines = [f"{self.key}: observed {res.observed}, {differs}"]
         if res.finding is not None:
             lines.append(f"evidence: {res.finding.explanation}")
             lines += [f"  {k} = {v:.6g}" for k, v in res.finding.numbers.items()]

@@ -61,6 +61,9 @@ OPTIONS: tuple[PluginOption, ...] = (
          help="declare an expected characteristic value that deviates from OIPR's profile (repeatable)"),
     _opt(("--expect-file", "--oipr-expect-file"), "expect_file", metavar="PATH", default=None,
          help="TOML or JSON file of characteristic = value declarations"),
+    _opt(("--oipr-profile-only",), "profile_only", action="store_true", default=False,
+         help="read the observed profile only, with no expected row: characteristics and properties are reported, "
+         "not judged against OIPR's row; a failing case or sanity check still fails"),
     _opt(("--oipr-differential",), "differential", metavar="N", type=int, default=0,
          help="with --reference: also compare the evaluator with it on N generated series pairs per family "
          "(items differential[<family>]; the first difference is shrunk; default 0 = off)"),
@@ -136,6 +139,38 @@ def register(parser: pytest.Parser) -> None:
                 group.addoption(spelling, dest=dest(option.name), **_kwargs(option, (spelling,)))
             except (ValueError, argparse.ArgumentError):
                 _TAKEN.append(spelling)
+
+
+def repeated_option(args: list[str]) -> str | None:
+    """The error for a single-valued option given twice in ``args`` (the command line as typed), else None.
+
+    ``args`` is ``config.invocation_params.args``: the command line without ``addopts``, so a value
+    on the command line still overrides one in the ini file (pytest's rule), but two on the command
+    line (``--oipr-report=a.json --oipr-report=b.json``: only b.json written; ``--evaluator=PW
+    --evaluator=OIPR``: OIPR audited) are refused, as ``oipr-bench`` refuses them
+    (:class:`~oipr_bench.auditing.calling.flags.GivenOnce`). Repeatable options (``action="append"``)
+    and switches are not single-valued.
+    """
+    from ..guards import clip
+
+    seen: dict[str, tuple[str, str]] = {}
+    taken = set(_TAKEN)
+    items = [str(a) for a in args]
+    for i, arg in enumerate(items):
+        if arg == "--":
+            break
+        flag, eq, given = arg.partition("=")
+        option = next((o for o in OPTIONS if flag in o.names and flag not in taken), None)
+        if option is None or option.kwargs.get("action", "store") != "store":
+            continue
+        if not eq:
+            given = items[i + 1] if i + 1 < len(items) else ""
+        if option.name in seen:
+            first_flag, first = seen[option.name]
+            return (f"{flag} given twice ({first_flag} {clip(repr(first), 80)}, then {flag} {clip(repr(given), 80)}): "
+                    "give it once")
+        seen[option.name] = (flag, given)
+    return None
 
 
 def taken_names() -> list[str]:

@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from .options import OPTIONS, register, taken_names, value
+from .options import OPTIONS, register, repeated_option, taken_names, value
 from .outputs import check_outputs, check_report_path, note_pytest_inputs, report_paths
 from .realdata import check_realdata, realdata_html, run_realdata, write_realdata
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
@@ -67,7 +67,7 @@ def _options(config: pytest.Config) -> Any:
 
     names = ("timeout", "isolate", "reference", "reference_param", "against", "tolerance", "hypothesis_examples",
              "expect", "expect_file", "lower_is_better", "bounds", "suite", "differential", "seed", "shrink_budget",
-             "cases")
+             "cases", "profile_only")
     values = {name: value(config, name) for name in names}
     values["input_kind"] = value(config, "input")
     options = options_from_flags(values, PLUGIN_FLAGS)
@@ -84,6 +84,9 @@ def _is_worker(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     _say_taken_names(config)
+    repeated = repeated_option(list(config.invocation_params.args))
+    if repeated:  # on the command line itself: addopts may still be overridden
+        raise pytest.UsageError(f"oipr-bench: {repeated}")
     evaluator = value(config, "evaluator")
     if evaluator is None:
         _refuse_options_without_evaluator(config)

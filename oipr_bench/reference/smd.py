@@ -121,6 +121,23 @@ def missing_files(folder: str | os.PathLike[str], detectors: Iterable[str]) -> l
     return [detector(d).csv for d in detectors if not (Path(folder) / detector(d).csv).is_file()]
 
 
+def _not_a_file(path: Path) -> str:
+    """What ``path`` is when it exists but is not a regular file ("is a folder, not a file"), else ``""``."""
+    import stat
+
+    if not os.path.lexists(path):
+        return ""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "is a symbolic link that leads nowhere (a loop or a missing target)"
+    if stat.S_ISREG(mode):
+        return ""
+    what = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return f"is {what}, not a file"
+
+
 def load_smd(folder: str | os.PathLike[str], detectors: Iterable[str] | None = None) -> SmdData:
     """Read and check the authors' CSVs of ``detectors`` (default: all eight) from ``folder``.
 
@@ -136,6 +153,10 @@ def load_smd(folder: str | os.PathLike[str], detectors: Iterable[str] | None = N
     if not Path(folder).is_dir():
         raise UsageError(f"--data {where}: no such folder; it must hold the authors' SMD CSVs "
                          f"({', '.join(detector(d).csv for d in wanted)}); {_where_to_get()}")
+    odd = [f"{detector(d).csv} {_not_a_file(Path(folder) / detector(d).csv)}" for d in wanted
+           if _not_a_file(Path(folder) / detector(d).csv)]
+    if odd:  # there, but not a file to read
+        raise UsageError(f"--data {where}: {'; '.join(odd)}; each must be the authors' CSV file")
     missing = missing_files(folder, wanted)
     if missing:
         raise UsageError(f"--data {where}: missing {', '.join(missing)}; {_where_to_get()}")

@@ -110,19 +110,21 @@ def scores_thumbnail_svg(y_true: np.ndarray, scores: np.ndarray, width: int = 29
 
 #: CSS class and text of each status chip.
 STATUS_CLASS = {
-    PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "bad",
+    PASSED: "ok", OK: "ok", FAILED: "bad", UNDETERMINED: "undet",
     DEVIATION: "dev", UNEXPECTED_PASS: "warn", NOT_APPLICABLE: "neutral", NOT_RUN: "neutral", REPORTED: "neutral",
 }
 STATUS_TEXT = {
-    PASSED: "as expected", FAILED: "FAILED", UNDETERMINED: UNDETERMINED, DEVIATION: "declared deviation",
+    PASSED: "as expected", FAILED: "differs", UNDETERMINED: UNDETERMINED, DEVIATION: "declared deviation",
     UNEXPECTED_PASS: "unexpected pass", NOT_APPLICABLE: "not applicable", NOT_RUN: "not run", REPORTED: "reported",
 }
 
 
-def status_chip(status: str) -> str:
+def status_chip(status: str, differs: str = "") -> str:
+    """A status as a coloured chip; ``differs`` says what a ``failed`` status means ("differs from OIPR's row")."""
     key = status.strip().lower()
     cls = STATUS_CLASS.get(key, "neutral")
-    return f'<span class="chip {cls}">{esc(STATUS_TEXT.get(key, status or "-"))}</span>'
+    text = differs if key == FAILED and differs else STATUS_TEXT.get(key, status or "-")
+    return f'<span class="chip {cls}">{esc(text)}</span>'
 
 
 def value_chip(value: str, kind: str) -> str:
@@ -156,7 +158,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 .chip,.val{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
 .chip.ok{background:#dcfae6;color:#067647}.chip.bad{background:#fee4e2;color:#b42318}
 .chip.dev{background:#fef0c7;color:#93370d}.chip.warn{background:#ebe9fe;color:#5925dc}
-.chip.neutral{background:#f2f4f7;color:#475467}
+.chip.neutral{background:#f2f4f7;color:#475467}.chip.undet{background:#e0f2fe;color:#075985}
 .val.ok{color:#067647}.val.bad{color:#b42318}.val.dev{color:#b54708}.val.neutral{color:#475467}
 .kind{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .evidence{margin:14px 0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px}

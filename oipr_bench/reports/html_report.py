@@ -41,6 +41,7 @@ from ..vocabulary import (
     FAILED,
     NOT_APPLICABLE,
     PASSED,
+    REPORTED,
     UNDETERMINED,
     UNEXPECTED_PASS,
     kind_of,
@@ -62,6 +63,8 @@ class CharacteristicRow:
     cases: tuple[str, ...] = ()
     numbers: dict[str, float] = field(default_factory=dict)
     reason: str = ""
+    #: What a ``failed`` status means here: "differs from OIPR's row", "... PA's row", "... the declared value".
+    differs: str = ""
 
     @property
     def kind(self) -> str:
@@ -121,6 +124,7 @@ def _row(r: Any) -> CharacteristicRow:
         cases=() if f is None else tuple(f.cases),
         numbers={} if f is None else dict(f.numbers),
         reason=reason,
+        differs=e.differs(),
     )
 
 
@@ -148,7 +152,9 @@ def report_data(profile: Profile | Mapping[str, Any]) -> ReportData:
         meta={**({"dataset": profile.dataset_version} if profile.dataset_version else {}),
               **({"evaluator": describe_kind(profile).removeprefix("evaluator ")} if profile.kind else {}),
               "signature": profile.signature,
-              **({"run": profile.run.describe(present_items(profile)) + " (never ok)"} if not profile.complete else {})},
+              **({"run": profile.run.describe(present_items(profile)) + " (never ok)"} if not profile.complete else {}),
+              **({"profile only": "(no expected row: observed values, reported not judged)"}
+                 if profile.profile_only else {})},
         errors={r.case_id: f"{r.status}: {r.message}".strip() for r in cases if not r.ok},
         sanity=[(r.name, r.status, r.message) for r in profile.sanity_results.values()],
         score_label=score_label(profile),
@@ -204,11 +210,13 @@ def _profile_table(rows: Sequence[CharacteristicRow]) -> str:
            "<th>Expected</th><th>Status</th><th>Why</th></tr></thead><tbody>"]
     for k, row in enumerate(rows, 1):
         expected = " or ".join(e.replace("_", " ") for e in row.expected) or "-"
+        if row.status == REPORTED:  # a profile-only audit: no expected row
+            expected = "-"
         out.append(
             f'<tr id="row-{esc(row.name)}"><td class="num">{k}</td>'
             f'<td><a href="#{slug(row.name)}"><code>{esc(row.name)}</code></a><div class="kind">{esc(row.kind)}</div></td>'
             f"<td>{value_chip(row.observed, row.kind)}</td><td>{esc(expected)}</td>"
-            f"<td>{status_chip(row.status)}</td><td>{esc(row.explanation)}"
+            f"<td>{status_chip(row.status, row.differs)}</td><td>{esc(row.explanation)}"
             + (f" <em>({esc(row.reason)})</em>" if row.reason else "") + "</td></tr>"
         )
     out.append("</tbody></table>")
@@ -220,7 +228,7 @@ def _evidence(rows: Sequence[CharacteristicRow], data: ReportData, cases: Mappin
     for row in rows:
         out.append(f'<section class="evidence" id="{slug(row.name)}"><header><h3><code>{esc(row.name)}</code></h3>'
                    f'<span class="kind">{esc(row.kind)}</span> {value_chip(row.observed, row.kind)} '
-                   f"{status_chip(row.status)}</header>")
+                   f"{status_chip(row.status, row.differs)}</header>")
         if row.explanation:
             out.append(f'<p class="why">{esc(row.explanation)}</p>')
         if row.numbers:

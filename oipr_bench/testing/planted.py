@@ -112,6 +112,10 @@ SCORE_PLANTED: dict[str, PlantedBug] = {
         "range_auc.py", "    return [ranked[p] for p in positions]",
         "    return [ranked[min(p + 1, len(ranked) - 1)] for p in positions]", "vus_oracle(t, s, 10, 20)[1]", "VUS-PR",
         "score", _WINDOW),
+    "threshold_count": PlantedBug(
+        "VUS samples one threshold fewer than asked (n - 1: 249 instead of 250; only series longer than the grid)",
+        "range_auc.py", "    for theta in thresholds_oracle(scores, n):", "    for theta in thresholds_oracle(scores, n - 1):",
+        "vus_oracle(t, s, 10, 20)[1]", "VUS-PR", "score", _WINDOW),
     "ap_trapezoid": PlantedBug(
         "AUC-PR's average precision uses trapezoids instead of steps",
         "auc.py", "            area += (recall - previous_recall) * precision\n",

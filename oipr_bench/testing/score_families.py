@@ -26,6 +26,12 @@ aims at one of them (:data:`SCORE_FAMILIES`):
     Lengths just below, at and above the range kernel's point block (:data:`BLOCK`) and twice
     it, then log-uniform up to four blocks; a few events, some straddling a block edge.
 
+Every fourth case (``i % 4 == 3``) of every family but ``long_series`` is longer than the
+reference's threshold count ``n`` (``thresholds``, 250 by default): ``n + 1`` to ``2 n`` points
+(``window_edges``: normal points after its events up to that length), so that every family meets a
+sampled threshold grid that skips ranks (a grid of 249 instead of 250 thresholds differs only
+there), and a difference found there shrinks to a few hundred points, not thousands.
+
 Every case is derandomized: case ``i`` of family ``f`` comes from
 ``numpy.random.default_rng([seed, SCORE_FAMILIES.index(f), i])``.  Every case holds at
 least one anomalous and one normal point (the score evaluators reject anything else).
@@ -41,7 +47,13 @@ import numpy as np
 from ..evaluators.scores.slopes import BLOCK
 from ..scenarios.events import events_list, from_events
 
-__all__ = ["SCORE_FAMILIES", "ScoreCase", "score_cases", "make_score_case", "BLOCK"]
+__all__ = ["SCORE_FAMILIES", "ScoreCase", "score_cases", "make_score_case", "BLOCK", "LONGER_EVERY",
+           "DEFAULT_THRESHOLDS"]
+
+#: Every ``LONGER_EVERY``-th case of a short family is longer than the threshold count.
+LONGER_EVERY = 4
+#: The threshold count the families aim at when the reference samples none (AUC-ROC, AUC-PR): VUS's default.
+DEFAULT_THRESHOLDS = 250
 
 SCORE_FAMILIES: tuple[str, ...] = ("random_scores", "rank_ties", "plateaus", "near_ties", "one_value",
                                    "boundary_events", "window_edges", "long_series")
@@ -130,16 +142,23 @@ def _scores_for(family: str, rng: np.random.Generator, y: np.ndarray) -> np.ndar
     return _noise_scores(rng, y)
 
 
-def _layout(family: str, rng: np.random.Generator, window: int, index: int) -> tuple[Events, int]:
+def _layout(family: str, rng: np.random.Generator, window: int, index: int,
+            thresholds: int = DEFAULT_THRESHOLDS) -> tuple[Events, int]:
     if family == "window_edges":
-        return _window_events(rng, window)
+        events, size = _window_events(rng, window)
+        if index % LONGER_EVERY == LONGER_EVERY - 1:  # normal points after the events, past the threshold grid
+            size = max(size, int(rng.integers(thresholds + 1, 2 * thresholds + 1)))
+        return events, size
     if family == "long_series":
         edges = [BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK - 1, 2 * BLOCK, 2 * BLOCK + 1]
         size = edges[index] if index < len(edges) else int(math.exp(rng.uniform(math.log(BLOCK), math.log(4 * BLOCK))))
         starts = np.sort(rng.integers(0, size, 6))
         starts[: 2] = [0, max(0, BLOCK - 3)] if size > BLOCK else starts[:2]
         return [[int(s), int(min(s + rng.integers(1, 300), size))] for s in starts], size
-    size = int(rng.integers(2, 201))
+    if index % LONGER_EVERY == LONGER_EVERY - 1:  # longer than the threshold grid: a grid that skips ranks shows
+        size = int(rng.integers(thresholds + 1, 2 * thresholds + 1))
+    else:
+        size = int(rng.integers(2, 201))
     events = _walk_events(rng, size)
     if family == "boundary_events":
         first, last = [0, int(rng.integers(1, 4))], [size - int(rng.integers(1, 4)), size]
@@ -147,12 +166,14 @@ def _layout(family: str, rng: np.random.Generator, window: int, index: int) -> t
     return events, size
 
 
-def make_score_case(family: str, index: int, seed: int = 0, window: int = 100) -> ScoreCase:
-    """Case ``index`` of ``family`` under ``seed``; ``window`` is the reference's ``sliding_window``."""
+def make_score_case(family: str, index: int, seed: int = 0, window: int = 100,
+                    thresholds: int = DEFAULT_THRESHOLDS) -> ScoreCase:
+    """Case ``index`` of ``family`` under ``seed``; ``window`` and ``thresholds`` are the reference's
+    ``sliding_window`` and threshold count."""
     if family not in SCORE_FAMILIES:
         raise ValueError(f"unknown score family {family!r}; families are {', '.join(SCORE_FAMILIES)}")
     rng = np.random.default_rng([seed, SCORE_FAMILIES.index(family), index])
-    events, size = _layout(family, rng, window, index)
+    events, size = _layout(family, rng, window, index, max(1, int(thresholds)))
     y = from_events([[max(0, s), min(e, size)] for s, e in events if min(e, size) > max(0, s)], size)
     events = _both_classes(events_list(y), size, rng)
     y = from_events(events, size)
@@ -160,7 +181,8 @@ def make_score_case(family: str, index: int, seed: int = 0, window: int = 100) -
     return ScoreCase(family, index, size, events, tuple(float(v) for v in scores))
 
 
-def score_cases(family: str, n: int, seed: int = 0, window: int = 100) -> Iterator[ScoreCase]:
+def score_cases(family: str, n: int, seed: int = 0, window: int = 100,
+                thresholds: int = DEFAULT_THRESHOLDS) -> Iterator[ScoreCase]:
     """The first ``n`` cases of ``family`` (see :func:`make_score_case`)."""
     for index in range(n):
-        yield make_score_case(family, index, seed, window)
+        yield make_score_case(family, index, seed, window, thresholds)

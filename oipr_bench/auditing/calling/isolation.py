@@ -12,6 +12,9 @@
   a custom ``BaseException``, a ``KeyboardInterrupt`` that is not a Ctrl-C)
   becomes one :class:`~oipr_bench.errors.UsageError` naming the evaluator
   and the step.
+* :func:`exit_reported`: ``os._exit`` called by the evaluator in this process raises
+  :class:`ProcessExit`, reported as a failure of the call, instead of ending the run with no
+  message (in a worker process it ends the worker: ``crashed``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from ...errors import UsageError
 from ...guards import clip, describe_exception, printable
 from .streams import evaluator_streams
 
-__all__ = ["outcome_text", "SigintWatch", "watch_parent", "described", "guarded", "evaluator_streams"]
+__all__ = ["outcome_text", "SigintWatch", "watch_parent", "described", "guarded", "evaluator_streams", "ProcessExit",
+           "exit_reported", "IN_WORKER"]
 
 T = TypeVar("T")
 
@@ -160,3 +164,37 @@ def guarded(evaluator: str, step: str, fn: Callable[..., T], *args: Any) -> T:
         except BaseException as exc:  # the user's code may raise anything, SystemExit included
             message = f"evaluator {evaluator}: {step}: {described(exc)}"
     raise UsageError(outcome_text(message))
+
+
+class ProcessExit(BaseException):
+    """``os._exit(code)`` called by the evaluator in this process: reported instead of ending the run."""
+
+    def __init__(self, code: Any) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+#: True in a worker process (:class:`Caller` with a timeout or isolation): there ``os._exit`` ends the
+#: worker, which is reported as ``crashed``.
+IN_WORKER = [False]
+
+
+@contextmanager
+def exit_reported() -> Iterator[None]:
+    """While the evaluator runs in this process, ``os._exit`` raises :class:`ProcessExit` (named as a failure)
+    instead of ending the run with no message; a process it forked still exits for real."""
+    real, pid = os._exit, os.getpid()
+    if IN_WORKER[0]:
+        yield
+        return
+
+    def _exit(code: int) -> None:
+        if os.getpid() != pid:
+            real(code)
+        raise ProcessExit(code)
+
+    os._exit = _exit  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = real  # type: ignore[assignment]

@@ -28,7 +28,7 @@ import numpy as np
 
 from .coerce import RANGE_TOLERANCE, check_range, coerce_result, coerce_with_flag, result_kind  # noqa: F401 (re-exported)
 from ...guards import format_exception, safe_str
-from .isolation import SigintWatch, described, outcome_text, watch_parent
+from .isolation import IN_WORKER, ProcessExit, SigintWatch, described, exit_reported, outcome_text, watch_parent
 from .streams import evaluator_streams
 from .coerce import KIND_PR
 from ...evaluators.score import Score
@@ -124,6 +124,9 @@ def call_evaluator(
 
 def _failure(step: str, exc: BaseException) -> CallOutcome:
     """The outcome of ``exc`` raised by the call (``step == "call"``) or while reading its result."""
+    if isinstance(exc, ProcessExit):
+        return CallOutcome(RAISED, message=outcome_text(f"called os._exit({safe_str(repr(exc.code))}), which would "
+                                                        "have ended the run (--isolate runs it in a worker process)"))
     if step == "result":
         if isinstance(exc, TypeError):
             return CallOutcome(BAD_RESULT, message=outcome_text(safe_str(exc, 500)))
@@ -152,7 +155,7 @@ def _judged_call(fn: Callable[..., Any], originals: tuple[np.ndarray, np.ndarray
     t_copy, p_copy = given
     step = "call"
     try:
-        with evaluator_streams():
+        with evaluator_streams(), exit_reported():
             limit = sys.getrecursionlimit()
             result = fn(t_copy, p_copy)
             if sys.getrecursionlimit() != limit:  # lowered by the call: reading its result needs the usual limit
@@ -188,6 +191,7 @@ def _worker_main(fn: Callable[..., Any], conn: Any, parent_pid: int | None = Non
     # A forked worker inherits pytest's faulthandler, which would dump a traceback of the whole
     # parent stack on a segfault; the parent reports the signal by name instead.
     faulthandler.disable()
+    IN_WORKER[0] = True  # os._exit here ends the worker: reported as crashed
     _own_process_group()
     watch_parent(parent_pid)  # die with the parent, even while the evaluator spins
 

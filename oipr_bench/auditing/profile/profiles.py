@@ -196,8 +196,8 @@ class AuditSession:
                                self.cases, self.baseline)
         finding = ch.derive(name, obs)
         observed = None if finding.value == UNDETERMINED else finding.value
-        return CharacteristicResult(name, observed, expectation, judge(observed, expectation), finding,
-                                    finding.explanation)
+        status = judge(observed, expectation, profile_only=self.options.profile_only)
+        return CharacteristicResult(name, observed, expectation, status, finding, finding.explanation)
 
     @property
     def sanity_checks(self) -> tuple[str, ...]:
@@ -220,7 +220,8 @@ class AuditSession:
         if name not in self._prop_results:
             from ...scenarios.family_files import family
 
-            unstable, expectation = self.determinism_problem(), self.expectations.get(name)
+            unstable, expectation = self.determinism_problem(), (None if self.options.profile_only
+                                                                  else self.expectations.get(name))
             self._prop_results[name] = (
                 undetermined_property(name, self.declarations, lambda: self.kind, expectation, unstable) if unstable
                 else run_property(name, family(name), self.call, self.declarations, lambda: self.kind, expectation, self.anchor_calls))
@@ -317,6 +318,7 @@ def audit(
     cases: Any = None,
     random_runs: int | None = None,
     chance_draws: int | None = None,
+    profile_only: bool = False,
     params: Mapping[str, Any] | None = None,
     **more_params: Any,
 ) -> Profile:
@@ -359,6 +361,8 @@ def audit(
         shrinking within ``shrink_budget`` s); ``cases``: a file of your own cases in the dataset's
         format, run like the built-in ones (docs/regression-testing.md); ``random_runs``, ``chance_draws``: a
         reduced audit on the first ``random_runs`` of 100 random-detector runs, ``chance_draws`` of 10 chance draws.
+    profile_only : bool
+        No expected row: every characteristic and property is ``reported``, not judged (ok unless a case or sanity check fails).
     params : mapping, optional
         Evaluator parameters (use this for parameters named like the options above).
     **more_params
@@ -380,20 +384,15 @@ def audit(
         isolate=isolate,
         reference=reference,
         reference_params={} if reference_params is None else reference_params,
-        against=against,
-        tolerance=tolerance,
+        against=against, tolerance=tolerance,
         hypothesis_examples=hypothesis_examples,
         sanity=sanity,
         expectations=declared_expectations(expect, "expect"),
-        input_kind=input,
-        higher_is_better=higher_is_better,
-        bounds=bounds,
+        input_kind=input, higher_is_better=higher_is_better, bounds=bounds,
         suite=suite,
         differential=differential,
-        seed=seed,
-        shrink_budget=shrink_budget,
-        cases=cases,
-        random_runs=random_runs, chance_draws=chance_draws,
+        seed=seed, shrink_budget=shrink_budget, cases=cases,
+        random_runs=random_runs, chance_draws=chance_draws, profile_only=profile_only,
     )
     resolved = evaluator if isinstance(evaluator, Resolved) else resolve(evaluator, {**dict(params or {}), **more_params})
     with AuditSession(resolved, options) as session:

@@ -71,7 +71,10 @@ def render_characteristics(profile: Any, markdown: bool = False) -> list[str]:
         exp = " or ".join(r.expectation.values)
         if r.expectation.source != "default":
             exp += f" [{r.expectation.source}]"
-        rows.append([name, r.observed or "-", exp, STATUS_TEXT.get(r.status, r.status), r.message])
+        if profile.profile_only:
+            exp = "-"  # no expected row: observed values only
+        status = r.expectation.differs() if r.status == FAILED else STATUS_TEXT.get(r.status, r.status)
+        rows.append([name, r.observed or "-", exp, status, r.message])
     return table(["characteristic", "observed", "expected", "status", "evidence"], rows, markdown)
 
 
@@ -142,6 +145,8 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         f"signature: {profile.signature}",
         describe_kind(profile),
         *([f"{profile.run.describe(present_items(profile))} (never ok)"] if not profile.complete else []),
+        *(["profile only (no expected row): observed values, reported not judged; a failing case or sanity check "
+           "still fails"] if profile.profile_only else []),
         "",
     ]
     suite = profile.options.get("suite", SUITE_TABLE5)
@@ -166,6 +171,10 @@ def render_profile(profile: Any, markdown: bool = False) -> str:
         ref = profile.reference
         lines += ["", f"reference {ref['name']} (against {ref['against']}): {len(res) - len(bad)} of {len(res)} cases match"]
         lines += [f"  {r.case_id}: {r.message}" for r in bad]
+        if ref["name"] in SCORE_NAMES and not profile.options.get("differential"):
+            lines.append("  warning: these cases hold only 0/1 scores (each 0/1 prediction as 0.0/1.0), so a bug in how "
+                         "real scores are ranked, tied or thresholded cannot show here; add --differential N (generated "
+                         "real-valued cases, e.g. 100; docs/regression-testing.md)")
     lines += render_differential(profile)
     draws = profile.options.get("chance_draws")
     if draws:

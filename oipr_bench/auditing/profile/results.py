@@ -220,19 +220,26 @@ class Profile:
         return (
             self.complete
             and all(r.ok for r in self.case_results.values())
-            and all(r.status not in (FAILED, UNDETERMINED) for r in self.characteristic_results.values())
+            and all(r.status not in ((FAILED,) if self.profile_only else (FAILED, UNDETERMINED))
+                    for r in self.characteristic_results.values())
             and all(r.status in SANITY_OK for r in self.sanity_results.values())
             and all(r.status == PASSED for r in self.reference_results.values())
             and not any(r.counts_as_failure for r in self.property_results.values())
             and all(r.status == PASSED for r in self.differential_results.values())
         )
 
+    @property
+    def profile_only(self) -> bool:
+        """True when the audit read observed values only, with no expected row (``profile_only``)."""
+        return bool(self.options.get("profile_only", False))
+
     def failures(self) -> list[str]:
         """One line per problem (failed case, characteristic, sanity check or reference comparison)."""
         out = [f"case[{r.case_id}]: {r.status}: {r.message}" for r in self.case_results.values() if not r.ok]
         for r in self.characteristic_results.values():
             if r.status == FAILED:
-                out.append(f"characteristic[{r.name}]: observed {r.observed}, expected {r.expectation.describe()}")
+                out.append(f"characteristic[{r.name}]: observed {r.observed}, {r.expectation.differs()} "
+                           f"(expected {r.expectation.describe()})")
             elif r.status == UNDETERMINED:
                 out.append(f"characteristic[{r.name}]: undetermined: {r.message}")
         out += [f"sanity[{r.name}]: {one_line(r.message)}" for r in self.sanity_results.values() if r.status not in SANITY_OK]

@@ -82,7 +82,8 @@ def options_of(report: Profile, timeout: float | None = None) -> AuditOptions:
         seed=o.get("seed") if o.get("differential") else None,
         shrink_budget=o.get("shrink_budget") if o.get("differential") else None, cases=o.get("cases"),
         suite=o.get("suite"), random_runs=o.get("random_runs"),
-        chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False)
+        chance_draws=o.get("chance_draws"), sanity=o.get("sanity", True) is not False,
+        profile_only=o.get("profile_only", False) is True)
 
 
 def recompute(report: Profile, evaluator: str | None = None, timeout: float | None = None,
@@ -194,6 +195,7 @@ def _characteristics(t: _Tally, report: Profile, again: Profile) -> None:
         t.verdict(f"characteristic[{name}].observed", r.observed, g.observed)
         t.verdict(f"characteristic[{name}].expected", list(r.expectation.values), list(g.expectation.values))
         t.verdict(f"characteristic[{name}].expectation_source", r.expectation.source, g.expectation.source)
+        t.verdict(f"characteristic[{name}].expectation_reason", r.expectation.reason, g.expectation.reason)
         t.verdict(f"characteristic[{name}].status", r.status, g.status)
         a = r.finding.numbers if r.finding else {}
         b = g.finding.numbers if g.finding else {}
@@ -208,6 +210,9 @@ def _properties(t: _Tally, report: Profile, again: Profile) -> None:
         ra, ga = r.expectation, g.expectation
         t.verdict(f"property[{name}].expected", None if ra is None else list(ra.values),
                   None if ga is None else list(ga.values))
+        for field in ("source", "reason"):
+            t.verdict(f"property[{name}].expectation_{field}", None if ra is None else getattr(ra, field),
+                      None if ga is None else getattr(ga, field))
         t.verdict(f"property[{name}].status", r.status, g.status)
         a = r.finding.numbers if r.finding else {}
         b = g.finding.numbers if g.finding else {}
@@ -248,6 +253,7 @@ def _stored(t: _Tally, report: Profile, again: Profile) -> None:
     t.verdict("ok", report.ok if report.stored_ok is None else report.stored_ok, again.ok)
     t.verdict("fixtures.user_cases", list(report.fixtures.get("user_cases") or []),
               list(again.fixtures.get("user_cases") or []))
+    t.verdict("fixtures.cases_file", report.fixtures.get("cases_file"), again.fixtures.get("cases_file"))
     t.verdict("fixtures.sha256", report.fixtures.get("sha256"), again.fixtures.get("sha256"))
 
 

@@ -21,19 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...evaluators import SCORE_NAMES, get
-from ...testing.score_families import SCORE_FAMILIES
-from ...vocabulary import BAD_RESULT, FAMILIES
-from ..calling.runner import CallOutcome
-from ..table5.readings import KIND_SCORE
+from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES
+from ...vocabulary import FAMILIES
 from .differential import Call, DifferentialResult
 from .differential import run_configured as run_binary_configured
-from .score_differential import ScoreDisagreement, run_score_family
+from .score_differential import CallFailed, ScoreDisagreement, one_number, run_score_family
 
 __all__ = ["families_of", "compares_cases", "run_configured", "CallFailed"]
-
-
-class CallFailed(Exception):
-    """The audit's call of a score evaluator did not give a number (raised, timed out, crashed, ...)."""
 
 
 def families_of(options: Any) -> tuple[str, ...]:
@@ -46,21 +40,6 @@ def families_of(options: Any) -> tuple[str, ...]:
 def compares_cases(options: Any) -> bool:
     """True when the audit compares every case with the reference's stored values (any reference, binary or score)."""
     return options.reference is not None
-
-
-def _one_number(call: Call) -> Any:
-    """``call`` (an audit's, returning a CallOutcome) as ``(y_true, scores) -> value``, raising when it fails."""
-
-    def value(y_true: Any, scores: Any) -> Any:
-        out: CallOutcome = call(y_true, scores)
-        usable = out.ok or (out.kind == BAD_RESULT and out.score is not None)  # a value out of its bounds is compared
-        if not usable or out.score is None:
-            raise CallFailed(f"{out.kind}: {out.message}")
-        if out.result_kind != KIND_SCORE:
-            return tuple(out.score[:2])  # precision and recall: reported as not a number
-        return out.score.f1
-
-    return value
 
 
 def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
@@ -77,10 +56,11 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
         known = ", ".join(SCORE_FAMILIES) if options.differential else "none (differential is off)"
         raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
     reference = get(options.reference, **options.reference_params)
-    evaluator, tol = _one_number(call), options.comparison_tolerance
+    evaluator, tol = one_number(call), options.comparison_tolerance
     r = run_score_family(evaluator, reference, family, name=options.reference, n=options.differential,
                          seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
-                         shrink_budget=options.shrink_budget)
+                         shrink_budget=options.shrink_budget,
+                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)))
     found, shrunk = (None if case is None else ScoreDisagreement.of(evaluator, reference, case, tol)
                      for case in (r.found, r.shrunk))
     return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,

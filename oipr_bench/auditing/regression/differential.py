@@ -38,7 +38,7 @@ from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
 from .shrink import Pair, shrink
-from .score_differential import ScoreDisagreement
+from .score_differential import RECONFIRM, ScoreDisagreement
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM", "one_number_tolerance",
            "DEFAULT_SHRINK_BUDGET",
@@ -46,8 +46,6 @@ __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "
 
 #: Events shown in a message before "... N more".
 SHOWN_EVENTS = 12
-#: Calls of both sides that must all differ again before a shrunk pair is printed.
-RECONFIRM = 5
 
 Call = Callable[[np.ndarray, np.ndarray], CallOutcome]
 Reference = Callable[[np.ndarray, np.ndarray], Sequence[float]]
@@ -317,10 +315,13 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
     start = time.perf_counter()
     for pair in family_pairs(family, n, seed, scales_of(params), max_events=max_events):
         p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
+        called = time.perf_counter()
         found = disagreement(call, reference, p, tolerance)
         if not found.problem:
             continue
-        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget)
+        per_point = (time.perf_counter() - called) / max(p.length, 1)  # the shrink budget bounds wall time
+        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget,
+                         seconds_per_point=per_point)
         # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
         # on which they differ (a non-deterministic evaluator misleads the shrinking).
         again = reconfirm(call, reference, outcome.pair, tolerance)

@@ -26,17 +26,49 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ...evaluators import SCORE_NAMES, get
-from ...testing.score_families import SCORE_FAMILIES, ScoreCase, score_cases
-from ...vocabulary import FAILED, PASSED
-from .score_shrink import shrink_case
+from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES, ScoreCase, score_cases
+from ...vocabulary import BAD_RESULT, FAILED, PASSED
+from ..calling.runner import CallOutcome
+from ..table5.readings import KIND_SCORE
+from .score_shrink import ScoreShrinkOutcome, shrink_case
 
 __all__ = ["ScoreDifferentialResult", "ScoreDisagreement", "run_score_family", "run_score_differential",
-           "case_reproduction", "value_of", "difference_of", "DEFAULT_SHRINK_BUDGET"]
+           "case_reproduction", "value_of", "difference_of", "DEFAULT_SHRINK_BUDGET", "RECONFIRM", "CallFailed", "one_number"]
+
+#: Calls of both sides that must all differ again before a case is shrunk or printed (a non-deterministic
+#: evaluator misleads the shrinking); the binary differential uses the same number.
+RECONFIRM = 5
 
 #: Seconds the shrinking of one counterexample may take.
 DEFAULT_SHRINK_BUDGET = 30.0
 
 ScoreCall = Callable[[Any, Any], Any]
+
+
+class CallFailed(Exception):
+    """A guarded call of a score evaluator did not give a number (raised, exited, mutated its input, timed out, ...)."""
+
+
+def one_number(call: Callable[[Any, Any], CallOutcome]) -> ScoreCall:
+    """A guarded ``call`` (an audit's or a :class:`~oipr_bench.auditing.calling.runner.Caller`, returning a
+    :class:`~oipr_bench.auditing.calling.runner.CallOutcome`) as ``(y_true, scores) -> value``.
+
+    The call's own guards apply (``SystemExit``, a mutated input, a timeout, a crash in a worker):
+    when it gives no number, :class:`CallFailed` says what happened in the audit's words.  A value
+    outside the declared bounds is still compared; a precision/recall pair is returned as is (and
+    reported as not a number).
+    """
+
+    def value(y_true: Any, scores: Any) -> Any:
+        out = call(y_true, scores)
+        usable = out.ok or (out.kind == BAD_RESULT and out.score is not None)  # a value out of its bounds is compared
+        if not usable or out.score is None:
+            raise CallFailed(out.message or out.kind)
+        if out.result_kind != KIND_SCORE:
+            return tuple(out.score[:2])  # precision and recall: reported as not a number
+        return out.score.f1
+
+    return value
 
 
 def case_reproduction(case: ScoreCase) -> str:
@@ -50,6 +82,8 @@ def value_of(fn: ScoreCall, case: ScoreCase) -> tuple[float | None, str]:
     y_true, scores = case.arrays()
     try:
         out = fn(y_true, scores)
+    except CallFailed as exc:  # the guarded call already says what happened
+        return None, str(exc)
     except Exception as exc:  # the evaluator under test may fail on any case: report, never raise
         return None, f"raised {type(exc).__name__}: {exc}"
     if isinstance(out, bool) or not isinstance(out, numbers.Real):
@@ -155,29 +189,75 @@ def _describe(case: ScoreCase) -> str:
     return f"length {case.length}, y_true events {case.y_true_events[:12]}, scores {shown}{more}"
 
 
+def _reconfirmed(problem: Callable[[ScoreCase], str], case: ScoreCase, times: int = RECONFIRM) -> list[str]:
+    """``times`` new calls of both sides on ``case``: what differed, one entry per call that differed."""
+    return [p for p in (problem(case) for _ in range(times)) if p]
+
+
+def _failure_message(name: str, family: str, n: int, seed: int, found: ScoreCase, first: str, shrunk: ScoreCase,
+                     shrunk_problem: str, outcome: Any, confirmed: int, found_confirmed: int | None) -> str:
+    """The report of a difference, in the binary differential's words (see ``differential._failure_message``)."""
+    failed = first.startswith("the evaluator ") and " vs " not in first  # raised, exited, timed out, ...: no value
+    what = first if failed else f"differs from {name}"
+    head = f"{what} on case {found.index + 1} of {n} of family {family} (seed {seed})"
+    how = "finished" if outcome.finished else "budget ran out"
+    if confirmed == RECONFIRM:
+        return "\n".join([
+            f"{head}: {first}" if not failed else f"{head}:",
+            f"  {_describe(found)}",
+            f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; confirmed by {RECONFIRM} more calls of "
+            f"both) to: {shrunk_problem}",
+            f"  {_describe(shrunk)}",
+            f"reproduce: {case_reproduction(shrunk)}"])
+    if found_confirmed == RECONFIRM:  # the shrinking was misled; the case as found does reproduce
+        return "\n".join([
+            f"{head}; the shrunk case did not reproduce ({confirmed} of {RECONFIRM} new calls of both differed): is the "
+            f"evaluator deterministic? The case as found reproduced in {RECONFIRM} of {RECONFIRM}: {first}",
+            f"  {_describe(found)}",
+            f"reproduce: {case_reproduction(found)}"])
+    return "\n".join([
+        f"{head} once, but the difference did not reproduce: {found_confirmed} of {RECONFIRM} new calls of both on the "
+        f"same case differed, so the evaluator (or the reference) is not deterministic; no counterexample to shrink. "
+        f"The case and what differed: {first}",
+        f"  {_describe(found)}",
+        f"reproduce (not reliably): {case_reproduction(found)}"])
+
+
 def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *, name: str, n: int, seed: int = 0,
                      window: int = 100, tolerance: float = 1e-9,
-                     shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> ScoreDifferentialResult:
-    """Compare ``evaluator`` with ``reference`` on the first ``n`` cases of ``family``; shrink the first difference."""
+                     shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+                     thresholds: int = DEFAULT_THRESHOLDS) -> ScoreDifferentialResult:
+    """Compare ``evaluator`` with ``reference`` on the first ``n`` cases of ``family``; shrink the first difference.
+
+    A difference is called again :data:`RECONFIRM` times before anything is shrunk or printed, as
+    the binary differential does: one that does not come back on every call is reported as a
+    non-deterministic evaluator (or reference), with no counterexample.
+    """
     start = time.perf_counter()
 
     def problem(case: ScoreCase) -> str:
         return difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
 
-    for case in score_cases(family, n, seed, window):
+    for case in score_cases(family, n, seed, window, thresholds):
+        called = time.perf_counter()
         found = problem(case)
         if not found:
             continue
-        outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget)
-        shrunk_problem = problem(outcome.case)
-        how = "finished" if outcome.finished else "budget ran out"
-        message = "\n".join([
-            f"differs from {name} on case {case.index + 1} of {n} of family {family} (seed {seed}): {found}",
-            f"  {_describe(case)}",
-            f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}) to: {shrunk_problem}",
-            f"  {_describe(outcome.case)}",
-            f"reproduce: {case_reproduction(outcome.case)}"])
-        return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, outcome.case,
+        per_point = (time.perf_counter() - called) / max(case.length, 1)  # the shrink budget bounds wall time
+        found_again = _reconfirmed(problem, case)
+        if len(found_again) < RECONFIRM:  # not deterministic: shrinking would chase noise
+            outcome = ScoreShrinkOutcome(case, 0, 0, 0.0, True)
+            message = _failure_message(name, family, n, seed, case, found, case, found, outcome, 0, len(found_again))
+            return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, case, found, 0, True,
+                                           time.perf_counter() - start, 0.0)
+        outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget, per_point)
+        again = _reconfirmed(problem, outcome.case) if outcome.case != case else found_again
+        confirmed = len(again)
+        shrunk = outcome.case if confirmed == RECONFIRM else case
+        shrunk_problem = again[-1] if confirmed == RECONFIRM else found
+        message = _failure_message(name, family, n, seed, case, found, shrunk, shrunk_problem, outcome, confirmed,
+                                   RECONFIRM)
+        return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, shrunk,
                                        shrunk_problem, outcome.steps, outcome.finished, time.perf_counter() - start,
                                        outcome.seconds)
     seconds = time.perf_counter() - start
@@ -187,8 +267,11 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
 
 def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", reference_params: Mapping[str, Any] | None = None,
                            *, n: int = 100, seed: int = 0, families: Sequence[str] = SCORE_FAMILIES,
-                           tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET) -> list[ScoreDifferentialResult]:
+                           tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET,
+                           fail_fast: bool = False) -> list[ScoreDifferentialResult]:
     """Run ``evaluator`` against the built-in score evaluator ``reference`` on every family in ``families``.
+
+    With ``fail_fast`` the run stops after the first family that differs (its result is the last).
 
     Raises
     ------
@@ -205,5 +288,11 @@ def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", refe
     params = dict(reference_params or {})
     ref = get(reference, **params)
     window = int(ref.params.get("sliding_window", 100))
-    return [run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
-                             tolerance=tolerance, shrink_budget=shrink_budget) for family in families]
+    thresholds = int(ref.params.get("thresholds", DEFAULT_THRESHOLDS))
+    results = []
+    for family in families:
+        results.append(run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
+                                        tolerance=tolerance, shrink_budget=shrink_budget, thresholds=thresholds))
+        if fail_fast and results[-1].status != PASSED:
+            break
+    return results

@@ -27,6 +27,7 @@ import numpy as np
 
 from ...scenarios.events import events_list, from_events
 from ...testing.score_families import ScoreCase
+from .shrink import fits_in_budget
 
 __all__ = ["ScoreShrinkOutcome", "shrink_case", "case_size", "POSITIONS"]
 
@@ -116,19 +117,26 @@ def candidates(case: ScoreCase) -> Iterator[ScoreCase]:
                 yield cand
 
 
-def shrink_case(case: ScoreCase, fails: Callable[[ScoreCase], bool], budget: float) -> ScoreShrinkOutcome:
+def shrink_case(case: ScoreCase, fails: Callable[[ScoreCase], bool], budget: float,
+                seconds_per_point: float | None = None) -> ScoreShrinkOutcome:
     """The smallest case reached from ``case`` on which ``fails`` stays true, within ``budget`` seconds.
 
-    ``budget`` is checked before every candidate (a single slow call is not interrupted).
+    ``budget`` bounds wall time as in :func:`oipr_bench.auditing.regression.shrink.shrink`: a
+    candidate starts only when its expected cost (``seconds_per_point``, then the slowest rate
+    seen, times its length) fits in what is left.
     """
     start = time.perf_counter()
     steps = tried = 0
+    rate = seconds_per_point or 0.0
     while True:
         for cand in candidates(case):
-            if time.perf_counter() - start > budget:
+            if not fits_in_budget(time.perf_counter() - start, rate * cand.length, budget):
                 return ScoreShrinkOutcome(case, steps, tried, time.perf_counter() - start, False)
             tried += 1
-            if fails(cand):
+            called = time.perf_counter()
+            failed = fails(cand)
+            rate = max(rate, (time.perf_counter() - called) / max(cand.length, 1))
+            if failed:
                 case, steps = cand, steps + 1
                 break
         else:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, NamedTuple
 
-__all__ = ["Pair", "ShrinkOutcome", "shrink", "delete_points", "normal", "candidates", "MAKERS", "POSITIONS", "JOINT_ALL",
+__all__ = ["Pair", "ShrinkOutcome", "shrink", "fits_in_budget", "delete_points", "normal", "candidates", "MAKERS", "POSITIONS", "JOINT_ALL",
            "JOINT_REACH", "MANY", "SPREAD"]
 
 Events = list[list[int]]
@@ -250,7 +250,13 @@ def candidates(pair: Pair, first: int = 0) -> Iterator[tuple[int, Pair]]:
                     yield number, cand
 
 
-def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm: int = 1) -> ShrinkOutcome:
+def fits_in_budget(elapsed: float, expected: float, budget: float) -> bool:
+    """Whether a call expected to take ``expected`` seconds may start after ``elapsed`` of ``budget`` seconds."""
+    return elapsed + expected <= budget
+
+
+def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm: int = 1,
+           seconds_per_point: float | None = None) -> ShrinkOutcome:
     """The smallest pair reached from ``pair`` on which ``fails`` stays true, within ``budget`` seconds.
 
     After a move shortens the series the next pass starts at that move (the earlier ones failed
@@ -264,9 +270,14 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm:
     fails : callable
         ``fails(candidate) -> bool``: do the two evaluators still disagree?
     budget : float
-        Seconds; checked before every candidate (a single slow call is not interrupted).
+        Seconds: a bound on wall time.  A candidate is started only when its expected cost fits in
+        what is left (:func:`fits_in_budget`); a call is never interrupted, so only a call much
+        slower than the ones before it can still overrun.
     confirm : int, default 1
         Further calls of ``fails`` a candidate must pass before it is kept.
+    seconds_per_point : float, optional
+        The cost of one call per point of the series, as measured on ``pair`` by the caller; the
+        slowest rate seen since is used after the first call.
 
     Returns
     -------
@@ -277,12 +288,20 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm:
     start = time.perf_counter()
     steps = tried = first = 0
     path = [pair]
+    rate = [seconds_per_point or 0.0]
+
+    def timed(cand: Pair) -> bool:
+        t0 = time.perf_counter()
+        out = fails(cand)
+        rate[0] = max(rate[0], (time.perf_counter() - t0) / max(cand.length, 1))
+        return out
+
     while True:
         for number, cand in candidates(pair, first):
-            if time.perf_counter() - start > budget:
+            if not fits_in_budget(time.perf_counter() - start, rate[0] * cand.length, budget):
                 return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, False, tuple(path))
             tried += 1
-            if fails(cand) and all(fails(cand) for _ in range(confirm)):
+            if timed(cand) and all(timed(cand) for _ in range(confirm)):
                 # a shorter series: go on with the move that made it; else start again from the top
                 pair, steps, first = cand, steps + 1, (number if cand.length < pair.length else 0)
                 path.append(pair)

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 
 from ...jsondata import jsonable
 
-__all__ = ["fixture_hash", "params_text", "signature", "signature_of"]
+__all__ = ["fixture_hash", "params_text", "signature", "signature_of", "declared_hash"]
 
 #: Hex digits of the fixture hash shown in the signature.
 HASH_DIGITS = 12
@@ -35,6 +35,24 @@ def fixture_hash(cases: Iterable[Any]) -> str:
     return h.hexdigest()
 
 
+def declared_hash(results: Iterable[Any]) -> str | None:
+    """SHA-256 of the expectations the user declared (name, values, source, reason), None when none was.
+
+    ``results`` are the characteristic and property results of a profile; an expectation from the
+    default row, the evaluator's own ``oipr_profile`` or the reference's row is recomputed by
+    ``verify`` and left out.  A report is the only record of what was declared, so the signature
+    carries it: an edited source or reason no longer matches the stored signature.
+    """
+    from ..expectations import REFERENCE_SOURCE
+
+    declared = sorted([r.name, list(e.values), e.source, e.reason] for r in results
+                      if (e := getattr(r, "expectation", None)) is not None
+                      and e.source not in ("default", "oipr_profile") and not e.source.startswith(REFERENCE_SOURCE))
+    if not declared:
+        return None
+    return hashlib.sha256(json.dumps(declared, separators=(",", ":")).encode()).hexdigest()
+
+
 def params_text(params: Mapping[str, Any]) -> str:
     """Parameters as ``{key=value,...}``, sorted by key, each value as compact JSON."""
     items = jsonable(dict(params))
@@ -43,7 +61,8 @@ def params_text(params: Mapping[str, Any]) -> str:
 
 def signature(*, package_version: str, dataset_version: str, evaluator: str, params: Mapping[str, Any],
               kind: str | None, declarations: Mapping[str, Any], reference: Mapping[str, Any] | None,
-              options: Mapping[str, Any], fixtures: str, state: str | None = None) -> str:
+              options: Mapping[str, Any], fixtures: str, state: str | None = None,
+              expectations: str | None = None) -> str:
     """The signature line of an audit (see the module docstring).
 
     Parameters
@@ -60,6 +79,9 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
         A digest of the evaluator object's own state (an instance's attributes, a partial's
         arguments: :func:`oipr_bench.auditing.calling.object_state.state_digest`), written
         ``state:<digest>`` after the evaluator.
+    expectations : str or None
+        :func:`declared_hash` of the declared expectations, written ``expect:sha256.<12 digits>``
+        before the fixtures (absent when nothing was declared).
     """
     fields = [f"oipr-bench:{package_version}", f"dataset:{dataset_version}", f"evaluator:{evaluator}{params_text(params)}",
               *([f"state:{state}"] if state else []),
@@ -69,6 +91,8 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
         fields.append(f"scalar:{'higher' if declarations.get('higher_is_better', True) else 'lower'},{lo}:{hi}")
     if options.get("suite"):
         fields.append(f"suite:{options['suite']}")
+    if options.get("profile_only"):
+        fields.append("profile-only")
     if reference is not None:
         fields += [f"reference:{reference['name']}{params_text(reference.get('params', {}))}",
                    f"against:{reference['against']}", f"tol:{reference['tolerance']:.3g}"]
@@ -79,6 +103,8 @@ def signature(*, package_version: str, dataset_version: str, evaluator: str, par
     if options.get("differential"):
         fields.append(f"differential:n={options['differential']},seed={options.get('seed', 0)},"
                       f"budget={options.get('shrink_budget', 30.0):g}")
+    if expectations:
+        fields.append(f"expect:sha256.{expectations[:HASH_DIGITS]}")
     fields.append(f"fixtures:sha256.{fixtures[:HASH_DIGITS]}")
     return "|".join(fields)
 
@@ -89,4 +115,6 @@ def signature_of(profile: Any) -> str:
                      evaluator=profile.evaluator, params=profile.params, kind=profile.kind,
                      declarations=profile.declarations.to_dict(), reference=profile.reference,
                      options=profile.options, fixtures=profile.fixtures.get("sha256", "-"),
-                     state=getattr(profile, "state", None))
+                     state=getattr(profile, "state", None),
+                     expectations=declared_hash([*profile.characteristic_results.values(),
+                                                 *profile.property_results.values()]))

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs import check_pair
+from ..inputs import check_pair, refuse_masked
 
 __all__ = ["check_scores"]
 
 
 def _as_scores(value: object, where: str) -> np.ndarray:
+    refuse_masked(value, where)
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged nested lists and similar
         raise ValueError(f"{where} cannot be read as an array ({exc})") from None
-    if arr.dtype == object or arr.dtype.kind in "USVc":
+    if arr.dtype == object or arr.dtype.kind in "USVcmM":  # dates and durations are not scores
         raise ValueError(f"{where} must be real numbers, got dtype {arr.dtype}")
     if arr.ndim != 1:
         raise ValueError(f"{where} must be 1-D, got an array of shape {arr.shape}")

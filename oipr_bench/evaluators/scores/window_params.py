@@ -7,7 +7,10 @@ largest window ``W`` in points: labels are extended by ``W // 2`` points on each
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
+
+import numpy as np
 
 from .._params import check_non_negative_int
 
@@ -30,9 +33,9 @@ def check_window_params(evaluator: str, sliding_window: Any, thresholds: Any) ->
         table over :data:`MAX_TABLE` cells.
     """
     window = check_non_negative_int(evaluator, "sliding_window", sliding_window)
+    if isinstance(thresholds, Integral) and not isinstance(thresholds, (bool, np.bool_)) and thresholds < 1:
+        raise ValueError(f"{evaluator}: parameter thresholds must be >= 1, got {thresholds!r}")  # 0 and -5 alike
     count = check_non_negative_int(evaluator, "thresholds", thresholds)
-    if count < 1:
-        raise ValueError(f"{evaluator}: parameter thresholds must be >= 1, got {thresholds!r}")
     cells = (window // 2 + 1) * (count + 1)
     if cells > MAX_TABLE:
         raise ValueError(f"{evaluator}: (sliding_window // 2 + 1) * (thresholds + 1) must be at most {MAX_TABLE:,} "
