@@ -297,7 +297,7 @@ def _pytest(args, cwd):
 
 def test_plugin_default_items_unchanged_and_properties_selectable(tmp_path):
     default = _pytest(["--evaluator=OIPR", "--collect-only"], tmp_path)
-    assert "property[" not in default.stdout and "41 tests collected" in default.stdout  # 25 cases, 6 sanity checks, 10 characteristics
+    assert "property[" not in default.stdout and "42 tests collected" in default.stdout  # 25 cases, 7 sanity checks, 10 characteristics
     every = _pytest(["--evaluator=OIPR", "--oipr-suite=all", "--collect-only"], tmp_path)
     assert "54 tests collected" in every.stdout  # 41 + 13 property items
     picked = _pytest(["--evaluator=PW", "--oipr-suite=properties", "-k", "fp_distance or normal_padding",

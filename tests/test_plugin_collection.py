@@ -14,7 +14,8 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-N_ITEMS = 41  # 25 cases, 6 sanity checks, 10 characteristics
+N_SANITY = 7  # the sanity checks of oipr_bench.auditing.profile.sanity
+N_ITEMS = 25 + N_SANITY + 10  # cases, sanity checks, characteristics
 
 COUNTING_PW = textwrap.dedent(
     """
@@ -76,8 +77,8 @@ def test_collect_only_lists_and_counts_without_running_anything(folder):
 def test_the_header_counts_the_items_as_collected(folder):
     folder.makepyfile(test_user="def test_one():\n    assert True\n")
     result = run(folder, "-k", "sanity or test_one")
-    result.stdout.re_match_lines([rf"^collected {N_ITEMS + 1} items / {N_ITEMS - 6} deselected / 7 selected$"])
-    result.assert_outcomes(passed=7)
+    result.stdout.re_match_lines([rf"^collected {N_ITEMS + 1} items / {N_ITEMS - N_SANITY} deselected / {N_SANITY + 1} selected$"])
+    result.assert_outcomes(passed=N_SANITY + 1)
     # The user's own test is collected first, the audit after it.
     verbose = run(folder, "--co", "-q")
     assert verbose.stdout.lines[0] == "test_user.py::test_one"
@@ -87,15 +88,15 @@ def test_keyword_and_marker_selection(folder):
     by_k = run(folder, "-q", "-k", "characteristic and overestimation")
     by_k.assert_outcomes(passed=2, deselected=N_ITEMS - 2)
     by_m = run(folder, "-q", "-m", "oipr_sanity")
-    by_m.assert_outcomes(passed=6, deselected=N_ITEMS - 6)
+    by_m.assert_outcomes(passed=N_SANITY, deselected=N_ITEMS - N_SANITY)
     not_cases = run(folder, "--co", "-q", "-m", "not oipr_case")
-    not_cases.stdout.re_match_lines([rf"^16/{N_ITEMS} tests collected \(25 deselected\) in "])
+    not_cases.stdout.re_match_lines([rf"^{N_SANITY + 10}/{N_ITEMS} tests collected \(25 deselected\) in "])
 
 
 def test_deselect_by_node_id(folder):
     result = run(folder, "-q", "--deselect", "oipr-bench::sanity[perfect]", "--deselect",
                  "oipr-bench::case[random_detector/c1]", "-m", "not oipr_characteristic")
-    result.assert_outcomes(passed=29, deselected=12)
+    result.assert_outcomes(passed=25 + N_SANITY - 2, deselected=12)
     assert "sanity[perfect]" not in result.stdout.str().split("oipr-bench profile")[0]
 
 
@@ -111,10 +112,10 @@ def test_last_failed_reruns_only_the_failures(folder):
 def test_stepwise_stops_at_the_first_failure_and_resumes_there(folder):
     selection = ["-m", "oipr_sanity or oipr_characteristic"]
     first = run(folder, "-q", "--sw", *selection, cache=True)
-    first.assert_outcomes(passed=6, failed=1)
+    first.assert_outcomes(passed=N_SANITY, failed=1)
     assert f"FAILED {PW_FAILING[0]}" in first.stdout.str()
     second = run(folder, "--sw", *selection, cache=True)
-    # Resumes at the failing item (still failing): the six sanity items before it do not run again.
+    # Resumes at the failing item (still failing): the sanity items before it do not run again.
     second.assert_outcomes(failed=1, passed=0)
     second.stdout.re_match_lines([r"^stepwise: skipping \d+ already passed items"])
     assert "sanity[" not in "".join(line for line in second.stdout.lines if line.startswith("PASSED"))

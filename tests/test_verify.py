@@ -76,7 +76,7 @@ def test_verify_reproduces_a_plugin_report(plugin_report: Path) -> None:
     proc = cli(plugin_report, "verify", "report.json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.startswith("verify: report.json: reproduced: all ")
-    assert "(27 cases, 10 characteristics, 6 sanity checks, 27 reference comparisons, 11 differential families)" in proc.stdout
+    assert "(27 cases, 10 characteristics, 7 sanity checks, 27 reference comparisons, 11 differential families)" in proc.stdout
 
 
 def test_verify_names_an_edited_number_and_verdict(plugin_report: Path) -> None:
