@@ -327,3 +327,36 @@ def test_a_score_reference_without_generated_cases_warns_that_the_cases_hold_onl
     assert "warning: these cases hold only 0/1 scores" in out and "--differential" in out
     main([*argv, "--differential", "1"])
     assert "warning: these cases hold only 0/1 scores" not in capsys.readouterr().out
+
+# -- the README's word on the test command: measured, and the opt-in runs named -----------------------
+
+def test_readme_quotes_the_measured_suite_time():
+    """The README's time of its test command is the one ``benchmarks/suite_time.py`` measured and stored."""
+    import json
+
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    try:
+        import suite_time
+    finally:
+        sys.path.pop(0)
+    store = json.loads((REPO_ROOT / "benchmarks" / "suite-time.json").read_text(encoding="utf-8"))
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert " ".join(suite_time.readme_sentence(store).split()) in " ".join(readme.split()), \
+        "refresh the README's sentence with `python benchmarks/suite_time.py`"
+    assert store["command"] == "python -m pytest -n 2"
+    assert "pip install -e '.[dev]' && python -m pytest -n 2\n" in readme  # the command measured is the README's
+
+
+def test_readme_names_every_opt_in_test_run():
+    """Every test file gated on an ``OIPR_*`` environment variable is named in the README with its variable."""
+    readme = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    import re
+
+    gate = re.compile(r"environ(?:\.get)?[(\[]\s*[\"'](OIPR_[A-Z_]+)")
+    gated = {}
+    for path in sorted((REPO_ROOT / "tests").glob("test_*.py")):
+        for var in gate.findall(path.read_text(encoding="utf-8")):
+            gated[path.name] = var
+    assert gated == {"test_differential_builtins.py": "OIPR_FULL_DIFFERENTIAL", "test_score_large.py": "OIPR_LARGE"}
+    for name, var in gated.items():
+        assert f"{var}=1 python -m pytest tests/{name}" in readme, name
