@@ -100,10 +100,10 @@ def test_readme_is_a_short_front_page_with_the_two_commands_first():
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings[0] == "## Two commands"
     assert "pip install . && oipr-bench reproduce" in text
-    # The test command is the one CI runs (.ci/run): an editable install with the dev extra, then pytest.
+    # The test command is the one CI runs (.ci/run): an editable install with the dev extra, then pytest on two workers.
     ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "pip install -e '.[dev]' && python -m pytest" in text
-    assert "pip install --quiet -e '.[dev]'" in ci and "\npython -m pytest\n" in ci
+    assert "pip install -e '.[dev]' && python -m pytest -n 2\n" in text
+    assert "pip install --quiet -e '.[dev]'" in ci and "\npython -m pytest -n 2\n" in ci
 
 
 def test_the_link_checker_finds_a_missing_file_and_a_missing_anchor(tmp_path):

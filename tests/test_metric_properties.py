@@ -299,7 +299,7 @@ def test_plugin_default_items_unchanged_and_properties_selectable(tmp_path):
     default = _pytest(["--evaluator=OIPR", "--collect-only"], tmp_path)
     assert "property[" not in default.stdout and "42 tests collected" in default.stdout  # 25 cases, 7 sanity checks, 10 characteristics
     every = _pytest(["--evaluator=OIPR", "--oipr-suite=all", "--collect-only"], tmp_path)
-    assert "54 tests collected" in every.stdout  # 41 + 13 property items
+    assert "55 tests collected" in every.stdout  # 42 + 13 property items
     picked = _pytest(["--evaluator=PW", "--oipr-suite=properties", "-k", "fp_distance or normal_padding",
                       "--expect", "normal_padding=invariant", "--expect", "fp_distance=proximity_aware"], tmp_path)
     assert picked.returncode == 1, picked.stdout

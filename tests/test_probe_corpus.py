@@ -335,7 +335,11 @@ def test_threshold_free_metrics_are_read_on_their_own_scale(fn, empty):
     # series on the ground truth (AUC 0.5, AP about the prevalence 0.1, each up to the draws' scatter).
     # The empty prediction (AUC 0.5, AP 0.1 by these implementations' conventions) is evidence only.
     prof = oipr_bench.audit(fn, input="scores")
-    assert _row(prof) == THRESHOLD_FREE_ROW
+    # AUC-ROC's chance spread on temporal_shifting (standard error 0.053 over 10 draws) leaves its span
+    # 1 - chance below 10 standard errors: the level-vs-chance reading of ambiguous labels is undetermined
+    # there (the span rule of docs/properties.md); AP's chance sits near the prevalence, far from 1.
+    expected = {**THRESHOLD_FREE_ROW, "addressing_ambiguous_labels": None} if fn is _auc_roc else THRESHOLD_FREE_ROW
+    assert _row(prof) == expected
     existence = prof.evidence["existence_detection_reward"]
     n = existence.numbers
     chance, se = n["anchor 0: chance (mean over uninformative scores)"], n["chance standard error"]

@@ -110,7 +110,7 @@ def test_plugin_options(pytester: pytest.Pytester, repo_root):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=my_loss:loss", "--oipr-lower-is-better",
                                            "--oipr-bounds=0:1", "--oipr-report=r.json", "-rs", timeout=300)
     assert result.ret == 1
-    result.assert_outcomes(failed=5, passed=35, skipped=1)
+    result.assert_outcomes(failed=5, passed=36, skipped=1)
     out = result.stdout.str()
     assert "fragmentation_misleading_in_precision is not applicable: needs the precision" in out
     assert "evaluator kind score: takes 0/1 predictions, returns one number (a score; lower is better; bounds 0 to 1)" in out

@@ -8,7 +8,7 @@ Its rooms, lowest first (a room imports only the rooms below it):
    ``tsb_ad``, ``tadpak``, ``pate``, ``vus``, ``timeeval``) declaring its rows
    (:class:`~.adapters.base.Adapter`), and their ``registry``; no metric package is imported until a
    row is loaded.
-2. :mod:`.running` -- the execution layer: every job as Dask tasks (:mod:`.running.tasks`) and the
+2. :mod:`.running` -- the execution layer: every job as Dask tasks (:mod:`.running.tasks`), its options (:mod:`.running.options`) and the
    content-addressed result cache (:mod:`.running.cache`).
 3. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
    folder, :mod:`.render` draws the grid, :mod:`.nearest` and :mod:`.place` place a metric among

@@ -79,9 +79,10 @@ def _source_dir() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..atlas.running.options import check_run_options
     from ..errors import UsageError
 
-    _check_run_options(args)
+    check_run_options(args)
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
@@ -124,43 +125,6 @@ def _regenerated(write: Any, directory: Path, args: argparse.Namespace) -> int:
         return int(write(directory, args))
 
 
-def _check_run_options(args: argparse.Namespace) -> None:
-    """Refuse the execution options (--jobs, --scheduler, --cache, --no-cache, --task-timeout, --quiet) where they do not apply."""
-    from ..errors import UsageError
-
-    running = args.write is not None or args.check is not None or args.disagreements is not None
-    given = [flag for flag, value in (("--jobs", args.jobs), ("--scheduler", args.scheduler), ("--cache", args.cache),
-                                      ("--task-timeout", args.task_timeout)) if value is not None]
-    given += [flag for flag, value in (("--no-cache", args.no_cache), ("--quiet", args.quiet)) if value]
-    if given and not running:
-        raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to --write, --check and --disagreements; give one of them")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.jobs is not None and args.scheduler:
-        raise UsageError("--jobs sets the local workers; with --scheduler the cluster's workers run the tasks: give one of them")
-    if args.cache is not None and args.no_cache:
-        raise UsageError("--cache and --no-cache contradict each other: give one of them")
-    if (args.cache is not None or args.no_cache) and args.disagreements is not None:
-        raise UsageError("--cache/--no-cache apply to --write and --check (the disagreement study is not cached)")
-    if args.task_timeout is not None and not (args.task_timeout > 0 and args.task_timeout < float("inf")):
-        raise UsageError(f"--task-timeout must be a positive number of seconds, got {args.task_timeout}")
-    if args.scheduler:
-        from ..atlas.running.tasks import probe
-
-        probe(args.scheduler)
-    if args.jobs is None:
-        args.jobs = min(2, os.cpu_count() or 1)
-
-
-def _cache(args: argparse.Namespace, by_default: bool) -> Any:
-    """The result cache of this run (``--cache DIR``, else the default one when ``by_default``), or None."""
-    from ..atlas.running.cache import ResultCache, default_cache_dir
-
-    if args.no_cache or (args.cache is None and not by_default):
-        return None
-    return ResultCache(Path(args.cache) if args.cache is not None else default_cache_dir())
-
-
 def _profiled(adapters: list[Any], jobs: int, reverse: bool = False, args: argparse.Namespace | None = None,
               cache: Any = None) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
     from ..atlas.build import profile_all, worker_count
@@ -193,6 +157,7 @@ def _cpu_seconds() -> float:
 
 
 def _write(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.running.options import result_cache
     from ..atlas.adapters.envs import make_env_command
     from ..atlas.build import not_run_row
     from ..atlas.adapters.registry import adapters
@@ -207,7 +172,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     selected = _write_selection(args, env)
     todo = [a for a in adapters() if a.env == env and (args.include_slow or not a.slow) and a.id in selected]
     rows_by_id, reports = {}, {}
-    fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs, args=args, cache=_cache(args, by_default=True))
+    fresh_rows, fresh_reports, seconds = _profiled(todo, args.jobs, args=args, cache=result_cache(args, by_default=True))
     for row in fresh_rows:
         rows_by_id[row["id"]] = row
     reports.update(fresh_reports)
@@ -294,6 +259,7 @@ def _stored_report(directory: Path, rid: str) -> Any:
 
 
 def _check(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.running.options import result_cache
     from ..atlas.drift import TOLERANCE, drift, report_drift
     from ..atlas.adapters.registry import adapters
     from ..atlas.disagreements.sample import SAMPLE_CASES, sample_drift
@@ -314,7 +280,7 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
     # The cases run last to first: a metric object that keeps state between calls drifts.
-    rows, fresh, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=_cache(args, by_default=False))
+    rows, fresh, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=result_cache(args, by_default=False))
     problems = tampered + drift(committed, rows)
     for rid, report in fresh.items():  # the numbers inside a stored report, not only the row's headline numbers
         problems += report_drift(rid, _stored_report(directory, rid), report)

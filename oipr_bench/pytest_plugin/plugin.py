@@ -9,10 +9,9 @@ collector ``oipr-bench`` whose items have stable ids (usable with ``-k``,
 
 - ``case[<scenario>/<case>]``: the evaluator on one case (all runs of a random
   case); fails on a broken result, errors when the worker process died;
-- ``sanity[<name>]``: perfect prediction, determinism, no mutation, bool/int
-  inputs, F1 as the harmonic mean; with ``--oipr-hypothesis-examples N`` also
-  ``sanity[property-search]`` (a derandomized hypothesis search of N examples
-  per model-free property, :mod:`oipr_bench.auditing.properties.search`);
+- ``sanity[<name>]``: the sanity checks of :mod:`oipr_bench.auditing.profile.sanity`;
+  with ``--oipr-hypothesis-examples N`` also ``sanity[property-search]`` (a derandomized
+  hypothesis search of N examples per model-free property);
 - ``characteristic[<name>]``: the ten characteristics, derived by
   :mod:`oipr_bench.auditing.table5.characteristics` and compared with the expected profile
   (declared deviations are xfail; an unexpected pass is XPASS);
