@@ -173,8 +173,8 @@ def n3_system_exit_in_a_score_evaluator(r: Run) -> str:
     for argv in (("audit", "sevs.py:osexit", "--input", "scores"),
                  ("score-differential", "sevs.py:osexit", "--reference", "AUC-ROC", "-n", "5")):
         proc = r.cli(*argv)
-        if not proc.stderr.strip():
-            problems.append(f"{argv[0]} with os._exit(3): exit {proc.returncode} and no message")
+        if proc.returncode == 0 or "os._exit" not in proc.stdout + proc.stderr:
+            problems.append(f"{argv[0]} with os._exit(3): exit {proc.returncode} and os._exit not named")
     return joined(*problems)
 
 
@@ -229,7 +229,7 @@ def n13_verify_tolerance(r: Run) -> str:
     case["f1"] = case["f1"] + 0.5
     proc = verify_of(r, d, "--tolerance", "1e9")
     head = proc.stdout.splitlines()[0] if proc.stdout else ""
-    if proc.returncode == 0 and "tolerance" not in head:
+    if proc.returncode == 0 and "tolerance" not in head and "within 1e+09" not in head:
         problems.append(f"an F1 raised by 0.5 verifies with --tolerance 1e9 and the verdict does not say so: {head[:160]}")
     return joined(*problems)
 
@@ -399,7 +399,8 @@ def leftover_expectation_provenance_verified(r: Run) -> str:
         edited = json.loads(json.dumps(d))
         edited["characteristics"][0][field] = value
         proc = verify_of(r, edited)
-        if proc.returncode != 1 or field not in proc.stdout:
+        # refused (exit 1), naming the field or the signed declarations ("expect:") the edit broke
+        if proc.returncode != 1 or (field not in proc.stdout and "expect:sha256" not in proc.stdout):
             problems.append(f"an edited {field} verifies: exit {proc.returncode}")
     return joined(*problems)
 
@@ -418,7 +419,7 @@ def leftover_atlas_profile_number(r: Run) -> str:
     case["f1"] = case["f1"] + 0.25
     profile.write_text(json.dumps(doc, indent=1))
     proc = r.cli("atlas", "--check", "A", "--only", "oipr-bench:PW", timeout=600)
-    if proc.returncode != 1 or profile.name not in proc.stdout:
+    if proc.returncode != 1 or not (profile.name in proc.stdout or "oipr-bench:PW: report case[" in proc.stdout):
         return f"an edited number in profiles/{profile.name} passes atlas --check (exit {proc.returncode})"
     return ""
 
