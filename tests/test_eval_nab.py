@@ -128,3 +128,21 @@ def test_the_docs_example_and_the_docstring_examples_run() -> None:
     for test in doctest.DocTestFinder().find(NAB):
         runner.run(test)
     assert runner.failures == 0 and runner.tries >= 6
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_nab_equals_its_oracle_past_two_to_the_twenty_points(profile: str) -> None:
+    # a long series (2^20 + 5 rows): 40 windows, detections inside, before, after and between them,
+    # long normal stretches (the false-positive weights reach far from the preceding window)
+    rng = np.random.default_rng(20)
+    n = 2 ** 20 + 5
+    y_true = np.zeros(n, dtype=np.int8)
+    for start in np.sort(rng.choice(np.arange(200_000, n - 5_000, 20_000), size=40, replace=False)):
+        y_true[start:start + int(rng.integers(1, 3_000))] = 1
+    y_pred = (rng.random(n) < 2e-5).astype(np.int8)
+    y_pred[np.flatnonzero(np.diff(y_true, prepend=0) == 1)[::3] + 7] = 1
+    builtin = evaluators.get("NAB", profile=profile)
+    assert y_true.sum() > 0 and 10 < y_pred.sum() < 200
+    assert _same(builtin(y_true, y_pred), nab_oracle(y_true.tolist(), y_pred.tolist(), **builtin.params))
+    raw = evaluators.get("NAB", profile=profile, normalize=False)
+    assert _same(raw(y_true, y_pred), nab_oracle(y_true.tolist(), y_pred.tolist(), **raw.params))
