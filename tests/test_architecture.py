@@ -45,7 +45,7 @@ OUTSIDE = {"__init__", "__main__"}
 ROOMS: dict[str, dict[str, int]] = {
     "evaluators": {"kernels": 1, "": 2, "scores": 3, "oracles": 4},
     "auditing": {"calling": 1, "table5": 2, "": 3, "properties": 4, "regression": 5, "profile": 6},
-    "atlas": {"adapters": 1, "running": 2, "": 3, "disagreements": 4, "compare": 5, "site": 6},
+    "atlas": {"adapters": 1, "running": 2, "realdata": 3, "": 4, "disagreements": 5, "compare": 6, "site": 7},
 }
 #: Modules a package may hold of its own (its ``__init__`` and sub-packages not counted).
 MAX_MODULES = 12
@@ -252,7 +252,7 @@ def test_the_checker_catches_a_lazy_type_only_circle_inside_one_room(tmp_path):
     ("evaluators/kernels/oipr.py", "from .. import score\n",
      "oipr_bench.evaluators.kernels.oipr (room 1 of evaluators, kernels) imports oipr_bench.evaluators.score (room 2, its own level)"),
     ("atlas/adapters/prts.py", "from ..disagreements import groups\n",
-     "oipr_bench.atlas.adapters.prts (room 1 of atlas, adapters) imports oipr_bench.atlas.disagreements.groups (room 4, disagreements)"),
+     "oipr_bench.atlas.adapters.prts (room 1 of atlas, adapters) imports oipr_bench.atlas.disagreements.groups (room 5, disagreements)"),
 ])
 def test_the_checker_catches_an_import_into_a_higher_room(tmp_path, importer, line, expected):
     files = {"__init__.py": "", "auditing/__init__.py": "", "evaluators/__init__.py": "", "atlas/__init__.py": "",

@@ -255,7 +255,7 @@ def test_write_pin_recomputes_only_the_pinned_rows_and_keeps_the_others(copy_of_
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--pin", "telemeval==0.3.0"], "--pin applies to --write"),
-    (["--diff", "a", "b", "--only", "oipr-bench:PW"], "--only selects rows for --check or --write"),
+    (["--diff", "a", "b", "--only", "oipr-bench:PW"], "--only selects rows for --check, --write or --realdata"),
     (["--diff", "a", "b", "--dir", "a"], "--dir does not apply to --diff"),
     (["--diff", "a", "b", "--include-slow"], "--include-slow applies to --write and --check"),
     (["--write", "{tmp}", "--pin", "oipr-bench"], "expected PKG==VERSION"),

@@ -10,15 +10,17 @@ Its rooms, lowest first (a room imports only the rooms below it):
    row is loaded.
 2. :mod:`.running` -- the execution layer: every job as Dask tasks (:mod:`.running.tasks`), its options (:mod:`.running.options`) and the
    content-addressed result cache (:mod:`.running.cache`).
-3. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
+3. :mod:`.realdata` -- the atlas on real data: every row ranking NAB's detectors (``atlas --realdata``):
+   the inputs, the declared subsets, the cells run on Dask, the per-row files, their analysis and rendering.
+4. this level -- the grid: :mod:`.build` audits rows, :mod:`.store` reads/writes the ``atlas/``
    folder, :mod:`.render` draws the grid, :mod:`.nearest` and :mod:`.place` place a metric among
    the rows, :mod:`.select` answers "which rows have these values?", :mod:`.drift` compares a
    recomputation with the committed atlas, :mod:`.integrity` checks the files beside the rows, :mod:`.timings`.
-4. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
+5. :mod:`.disagreements` -- implementations of "the same" metric compared input by input (corpus,
    groups, samples, verdicts, the study and its report).  See docs/atlas.md.
-5. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
+6. :mod:`.compare` -- two atlases compared cell by cell (``atlas --diff``): the folders read and checked,
    each row's reference, the classification; ``--write --pin`` (a package's rows at a stated version).
-6. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
+7. :mod:`.site` -- a page and a badge per row (``pages/``, ``badges/``), written by ``atlas --write``
    and checked by ``atlas --check``.
 """
 

@@ -83,6 +83,9 @@ def integrity_problems(directory: Path, doc: Mapping[str, Any]) -> list[str]:
         extra = sorted(set(row) - known)
         if extra:
             out.append(f"atlas.json: row {row.get('id')}: unknown field(s) {', '.join(extra)}")
+    from .realdata.rowfiles import read_summary
+
+    realdata = read_summary(directory)
     for name, render in (("ATLAS.md", render_markdown), ("atlas.html", render_html)):
         path, text, problem = directory / name, None, "missing"
         if path.is_file():
@@ -92,7 +95,7 @@ def integrity_problems(directory: Path, doc: Mapping[str, Any]) -> list[str]:
                 problem = f"cannot read: {exc}"
         if text is None:
             out.append(f"{name}: {problem}")
-        elif text != render(doc):
+        elif text != render(doc, realdata):
             out.append(f"{name}: differs from a rendering of atlas.json (edited by hand? regenerate with atlas --write)")
     by_id = {row.get("id"): row for row in rows}
     expected = {f"{slug(str(rid))}.json": rid for rid in by_id}

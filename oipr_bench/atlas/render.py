@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from ..vocabulary import CHARACTERISTICS
 from .adapters.base import slug
+from .realdata.render import html_section, markdown_section
 from .property_grid import SATURATED_MARK, property_html, property_markdown, saturated_lines, shown
 
 __all__ = ["SHORT", "render_markdown", "render_html", "grid_lines", "families", "row_label", "page_link", "sanity_cell"]
@@ -105,8 +106,8 @@ def _summary(doc: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def render_markdown(doc: Mapping[str, Any]) -> str:
-    """``ATLAS.md``."""
+def render_markdown(doc: Mapping[str, Any], realdata: Mapping[str, Any] | None = None) -> str:
+    """``ATLAS.md``; ``realdata``: the real-data summary (``realdata/summary.json``), rendered as its own section."""
     names = list(doc["characteristics"])
     rows = doc["rows"]
     out = ["# The metric atlas", "", "Written by `oipr-bench atlas --write` (do not edit). " + _summary(doc)[0], ""]
@@ -127,6 +128,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
         table = [[page_link(r), _declared(r), *_cells(r, names), sanity_cell(r)] for r in members]
         out += _md_table(["metric", "input/kind/orientation", *[SHORT[n] for n in names], "sanity"], table) + [""]
     out += property_markdown(doc)
+    out += markdown_section(realdata)
     saturated = saturated_lines(list(rows))
     if saturated:
         out += ["## Saturated cells", "", f"The `{SATURATED_MARK}` cells above, each with the audit's reason.", ""]
@@ -160,8 +162,8 @@ def _case_section(rows: list[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def render_html(doc: Mapping[str, Any]) -> str:
-    """``atlas.html``: the grid and the per-case numbers on one self-contained page."""
+def render_html(doc: Mapping[str, Any], realdata: Mapping[str, Any] | None = None) -> str:
+    """``atlas.html``: the grid, the real-data section (``realdata``) and the per-case numbers on one self-contained page."""
     names = list(doc["characteristics"])
     e = html.escape
     parts = [
@@ -191,6 +193,8 @@ def render_html(doc: Mapping[str, Any]) -> str:
                          f"{e(row_label(row))}</a></td><td>{e(_declared(row))}</td>{cells}</tr>")
     parts.append("</table></div>")
     parts.append(property_html(doc))
+    if realdata:
+        parts.append(html_section(realdata))
     ok = [r for r in doc["rows"] if r["status"] == "ok"]
     if ok:
         case_ids = list(ok[0]["cases"])

@@ -73,6 +73,7 @@ def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[st
     Reports are written as they are; a report that breaks the report schema is named in its
     row's reason (see :func:`oipr_bench.atlas.build.schema_problem`).
     """
+    from .realdata.rowfiles import read_summary
     from .render import render_html, render_markdown
 
     from ..io import make_output_folder
@@ -91,7 +92,23 @@ def write_atlas(directory: Path, rows: list[dict[str, Any]], reports: Mapping[st
         if stale.name not in keep:
             stale.unlink()
     doc = atlas_document(rows)
-    for name, text in (("atlas.json", _dump(doc)), ("ATLAS.md", render_markdown(doc)), ("atlas.html", render_html(doc))):
+    realdata = read_summary(directory)
+    for name, text in (("atlas.json", _dump(doc)), ("ATLAS.md", render_markdown(doc, realdata)),
+                       ("atlas.html", render_html(doc, realdata))):
+        _write_text(directory / name, text)
+        written.append(directory / name)
+    return written
+
+
+def rerender(directory: Path) -> list[Path]:
+    """``ATLAS.md`` and ``atlas.html`` rendered again from ``atlas.json`` and ``realdata/summary.json`` (no row profiled)."""
+    from .realdata.rowfiles import read_summary
+    from .render import render_html, render_markdown
+
+    doc = read_atlas(directory)
+    realdata = read_summary(directory)
+    written = []
+    for name, text in (("ATLAS.md", render_markdown(doc, realdata)), ("atlas.html", render_html(doc, realdata))):
         _write_text(directory / name, text)
         written.append(directory / name)
     return written

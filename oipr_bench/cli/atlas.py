@@ -47,6 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"), help="compare two atlas folders cell by cell: each cell regression, "
                       "fixed, changed or unchanged (docs/atlas.md); exit 1 on a regression")
     mode.add_argument("--evaluator", metavar="SPEC", help="audit SPEC (pkg.mod:Name, file.py:Name or a built-in name) and show its row among the others")
+    parser.add_argument("--realdata", metavar="DATA", default=None,
+                        help="run every row of this environment on NAB's real detectors (DATA: a NAB checkout or copy) and write "
+                        "atlas/realdata/ (or --dir DIR's); with --check, recompute a sample of the committed real-data cells")
+    parser.add_argument("--row-budget", type=float, metavar="CPU_MINUTES", default=None,
+                        help="--realdata: a row estimated to cost more runs on a declared subset of the series (default 15)")
     parser.add_argument("--include-slow", action="store_true", help="also profile the rows declared slow in full (docs/benchmarks.md has the time); without it, --check recomputes a fixed sample of their cases")
     parser.add_argument("--jobs", type=int, default=None, help="local Dask worker processes for --write/--check/--disagreements (default 2)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
@@ -86,14 +91,18 @@ def run(args: argparse.Namespace) -> int:
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
-    if args.only and args.check is None and args.write is None:
-        raise UsageError("--only selects rows for --check or --write; give one of them")
+    if args.only and args.check is None and args.write is None and args.realdata is None:
+        raise UsageError("--only selects rows for --check, --write or --realdata; give one of them")
     if args.dir is not None and args.diff is not None:
         raise UsageError("--dir does not apply to --diff: give the two atlas folders as OLD NEW")
     if args.pin is not None and args.write is None:
         raise UsageError("--pin applies to --write; give --write DIR")
     if args.include_slow and args.write is None and args.check is None:
         raise UsageError("--include-slow applies to --write and --check; give one of them")
+    if args.realdata is not None:
+        return _realdata_mode(args)
+    if args.row_budget is not None:
+        raise UsageError("--row-budget applies to --realdata; give --realdata DATA")
     if args.write is not None:
         _write_selection(args, _env())  # --only/--pin refused before the output folder is made
         return _regenerated(_write, Path(args.write) if args.write else _source_dir(), args)
@@ -113,6 +122,112 @@ def run(args: argparse.Namespace) -> int:
     doc = read_atlas(Path(args.dir) if args.dir else None)
     sys.stdout.write("\n".join(grid_lines(doc["rows"], doc["characteristics"])) + "\n")
     return 0
+
+
+def _realdata_mode(args: argparse.Namespace) -> int:
+    """``--realdata DATA``: run the rows on NAB (or, with ``--check``, recompute a sample); other modes refused."""
+    from ..atlas.realdata.plan import DEFAULT_BUDGET_MINUTES
+    from ..errors import UsageError
+
+    clash = [flag for flag, value in (("--write", args.write), ("--disagreements", args.disagreements), ("--diff", args.diff),
+                                      ("--where", args.where), ("--evaluator", args.evaluator), ("--pin", args.pin))
+             if value is not None]
+    if args.include_slow:
+        clash.append("--include-slow")
+    if clash:
+        raise UsageError(f"--realdata does not combine with {', '.join(clash)} (give --realdata DATA alone, or with --check)")
+    if args.row_budget is not None and not (0 < args.row_budget < float("inf")):
+        raise UsageError(f"--row-budget must be a positive number of CPU minutes, got {args.row_budget}")
+    if args.row_budget is not None and args.check is not None:
+        raise UsageError("--row-budget applies to computing the real-data atlas, not to --check")
+    budget = DEFAULT_BUDGET_MINUTES if args.row_budget is None else float(args.row_budget)
+    if args.check is not None:
+        if args.dir is not None:
+            raise UsageError("--check --realdata reads the atlas folder given to --check; --dir does not apply")
+        return _realdata_check(Path(args.check) if args.check else _source_dir(), args)
+    directory = Path(args.dir) if args.dir is not None else _source_dir()
+    return _regenerated(lambda d, a: _realdata(d, a, budget), directory, args)
+
+
+def _realdata(directory: Path, args: argparse.Namespace, budget: float) -> int:
+    """Run this environment's rows on NAB; write their files, the summary, and the grid's real-data section."""
+    from ..atlas.adapters.registry import adapters
+    from ..atlas.realdata.inputs import read_inputs
+    from ..atlas.realdata.run import PROTOCOL, RunCounts, run_rows
+    from ..atlas.running.options import result_cache
+    from ..atlas.running.tasks import connect, worker_count
+    from ..auditing.progress import progress_bar
+    from ..errors import UsageError
+
+    t0, cpu0 = time.perf_counter(), _cpu_seconds()
+    env = _env()
+    unknown = set(args.only or ()) - {a.id for a in adapters()}
+    if unknown:
+        raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
+    chosen = [a for a in adapters() if a.env == env and (not args.only or a.id in args.only)]
+    cache = result_cache(args, by_default=True)
+    inputs = read_inputs(args.realdata)
+    counts = RunCounts()
+
+    def client_factory(n: int) -> Any:
+        return connect(worker_count(args.jobs, n), args.scheduler)
+
+    def progress(total: int, unit: str) -> Any:
+        return progress_bar(total=total, unit=unit, desc=f"atlas --realdata ({unit}s)", quiet=args.quiet)
+
+    try:
+        run_rows(inputs, directory, chosen, client_factory=client_factory, cache=cache, timeout=args.task_timeout,
+                 budget_minutes=budget, progress=progress, counts=counts)
+    except KeyboardInterrupt:
+        print(f"oipr-bench atlas: interrupted: {counts.rows_written} row files written, {counts.pairs_computed} "
+              f"(row, series) pairs computed and kept; run the same command again to resume", file=sys.stderr)
+        raise
+    finally:
+        for note in counts.notes:
+            print(f"oipr-bench atlas: {note}", file=sys.stderr)
+        if cache is not None:
+            for path, why in cache.rejected:
+                print(f"oipr-bench atlas: cache entry {path} not read ({why}); computed again", file=sys.stderr)
+    _realdata_outputs(directory, inputs, budget)
+    wall = time.perf_counter() - t0
+    print(f"atlas --realdata (environment {env}): {len(chosen)} rows: {counts.rows_skipped} up to date, "
+          f"{counts.rows_written} written; {counts.pairs_computed} (row, series) pairs computed, {counts.pairs_read} read "
+          f"from the committed files or the cache, {counts.pairs_failed} failed; {wall:.0f} s wall, "
+          f"{_cpu_seconds() - cpu0:.0f} s CPU in this process")
+    return 1 if counts.pairs_failed else 0
+
+
+def _realdata_outputs(directory: Path, inputs: Any, budget: float) -> None:
+    """The summary from every row file (both environments), then ATLAS.md and atlas.html re-rendered with it."""
+    from ..atlas.realdata.rowfiles import read_row_files, write_summary
+    from ..atlas.realdata.run import PROTOCOL
+    from ..atlas.realdata.summary import build_summary
+    from ..atlas.store import rerender
+
+    docs, _ = read_row_files(directory)
+    nab: dict[str, dict[str, float]] = {}
+    for (det, name), value in inputs.nab_raw.items():
+        nab.setdefault(det, {})[name] = value
+    write_summary(directory, build_summary(docs, nab, data_digest=inputs.digest, detectors=inputs.detectors,
+                                           left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget))
+    rerender(directory)
+
+
+def _realdata_check(directory: Path, args: argparse.Namespace) -> int:
+    """``--check --realdata DATA``: recompute a sample of the committed real-data cells; exit 1 on drift."""
+    from ..atlas.realdata.check import check_sample
+    from ..atlas.realdata.inputs import read_inputs
+    from ..atlas.running.tasks import connect, worker_count
+
+    inputs = read_inputs(args.realdata)
+    problems, checked = check_sample(inputs, directory, _env(), only=args.only,
+                                     client_factory=lambda n: connect(worker_count(args.jobs, n), args.scheduler),
+                                     timeout=args.task_timeout)
+    for line in problems:
+        print(f"atlas drift: {line}")
+    print(f"atlas --check --realdata (environment {_env()}): {checked} rows sampled (one series each, every detector), "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 def _regenerated(write: Any, directory: Path, args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from ..._version import READING_VERSION
 from ...errors import UsageError
 from ...io import atomic_write_json, dumps_json
 
-__all__ = ["FORMAT", "ResultCache", "default_cache_dir", "key_of", "profile_fields", "cell_fields", "cell_result", "file_sha256"]
+__all__ = ["FORMAT", "ResultCache", "default_cache_dir", "key_of", "profile_fields", "cell_fields", "series_fields", "cell_result", "file_sha256"]
 
 #: The format tag of an entry; a file without it is not an entry of this cache.
 FORMAT = "oipr-bench result cache entry, format 1"
@@ -81,6 +81,18 @@ def cell_fields(row: Mapping[str, Any], series_sha256: str, detector: str, proto
     """
     base = {k: v for k, v in row.items() if k not in ("kind", "order", "inputs_sha256")}
     return {**base, "kind": "cell", "series_sha256": series_sha256, "detector": detector, "protocol": dict(protocol)}
+
+
+def series_fields(row: Mapping[str, Any], series: str, series_sha256: str, detectors: list[str],
+                  protocol: Mapping[str, Any]) -> dict[str, Any]:
+    """The key fields of a row's cells on one series, one per detector (the real-data atlas computes them in one task).
+
+    As :func:`cell_fields` for each detector, with ``series_sha256`` the digest of exactly the arrays the
+    row is given on that series (:mod:`oipr_bench.atlas.realdata.inputs`).
+    """
+    base = {k: v for k, v in row.items() if k not in ("kind", "order", "inputs_sha256")}
+    return {**base, "kind": "series-cells", "series": series, "series_sha256": series_sha256,
+            "detectors": list(detectors), "protocol": dict(protocol)}
 
 
 def cell_result(value: float | None = None, failure: str = "") -> dict[str, Any]:

@@ -15,7 +15,8 @@ def check_run_options(args: argparse.Namespace) -> None:
     """Refuse the execution options (--jobs, --scheduler, --cache, --no-cache, --task-timeout, --quiet) where they do not apply."""
     from ...errors import UsageError
 
-    running = args.write is not None or args.check is not None or args.disagreements is not None
+    running = (args.write is not None or args.check is not None or args.disagreements is not None
+               or getattr(args, "realdata", None) is not None)
     given = [flag for flag, value in (("--jobs", args.jobs), ("--scheduler", args.scheduler), ("--cache", args.cache),
                                       ("--task-timeout", args.task_timeout)) if value is not None]
     given += [flag for flag, value in (("--no-cache", args.no_cache), ("--quiet", args.quiet)) if value]
@@ -27,7 +28,8 @@ def check_run_options(args: argparse.Namespace) -> None:
         raise UsageError("--jobs sets the local workers; with --scheduler the cluster's workers run the tasks: give one of them")
     if args.cache is not None and args.no_cache:
         raise UsageError("--cache and --no-cache contradict each other: give one of them")
-    if (args.cache is not None or args.no_cache) and args.disagreements is not None:
+    if (args.cache is not None or args.no_cache) and (args.disagreements is not None
+                                                      or (args.check is not None and getattr(args, "realdata", None) is not None)):
         raise UsageError("--cache/--no-cache apply to --write and --check (the disagreement study is not cached)")
     if args.task_timeout is not None and not (args.task_timeout > 0 and args.task_timeout < float("inf")):
         raise UsageError(f"--task-timeout must be a positive number of seconds, got {args.task_timeout}")

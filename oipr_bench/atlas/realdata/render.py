@@ -1,0 +1,132 @@
+"""The real-data atlas rendered: a section of ``ATLAS.md`` and of ``atlas.html``, a row's page section,
+and the section of DISAGREEMENTS.md on rows of one group that rank NAB's detectors differently.
+
+Everything is read from ``realdata/summary.json`` (:mod:`.summary`); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+__all__ = ["markdown_section", "html_section", "page_section", "disagreement_section", "interval", "subset_label"]
+
+
+def _f(x: Any, digits: int = 3) -> str:
+    return "-" if x is None else f"{float(x):.{digits}f}"
+
+
+def interval(t: Mapping[str, Any] | None) -> str:
+    """``0.87 [0.71, 0.97]`` for a tau with its interval; ``-`` when there is none."""
+    if not t:
+        return "-"
+    return f"{_f(t['tau'], 2)} [{_f(t['low'], 2)}, {_f(t['high'], 2)}]"
+
+
+def subset_label(row: Mapping[str, Any], kept: int) -> str:
+    """``52`` for a full row, ``7 of 52 (declared subset)`` otherwise."""
+    n = row["reading"]["series"] if row.get("reading") else row.get("planned_series", 0)
+    return f"{n}" if row.get("full") else f"{n} of {kept} (declared subset)"
+
+
+def _top(reading: Mapping[str, Any], k: int = 3) -> str:
+    return ", ".join(s["detector"] for s in reading["ranking"][:k])
+
+
+def _place(rank: Any, n: int) -> str:
+    return "-" if rank is None else f"{rank}/{n}"
+
+
+def _table_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    n_det = len(summary["detectors"])
+    kept = len(summary["nab"][summary["detectors"][0]]) if summary["detectors"] else 0
+    out = []
+    for row in summary["rows"]:
+        r = row.get("reading")
+        if r is None:
+            out.append([row["id"], row["status"] + (f": {row['reason']}" if row.get("reason") else ""), "-", "-", "-", "-", "-", "-"])
+            continue
+        ref = f"{interval(r['tau_reference'])} vs {r['reference']}" if r.get("reference") else "-"
+        out.append([row["id"], subset_label(row, kept), _top(r), _place(r["random_rank"], n_det), _place(r["null_rank"], n_det),
+                    ref, interval(r["tau_nab"]), f"{r['failed_cells']}/{r['cells']}"])
+    return out
+
+
+_HEADER = ["row", "series", "top 3 detectors", "random", "null", "tau with its reference [95 %]", "tau with NAB [95 %]",
+           "failed cells"]
+
+
+def _intro(summary: Mapping[str, Any]) -> str:
+    t = summary["totals"]
+    return (f"Every row on NAB's {len(summary['detectors'])} real detectors (`oipr-bench atlas --realdata DATA`; docs/atlas.md): "
+            f"{t['read']} of {t['rows']} row files read, {t['full']} on all series, the others on a declared subset "
+            f"(budget {summary['budget_cpu_minutes']:g} CPU minutes a row); {t['cpu_seconds'] / 3600:.2f} CPU hours in all. "
+            "Ranking: mean over the row's series (F1 for a P/R row); intervals: 95 % bootstrap over series, "
+            f"{summary['resamples']} resamples, seed {summary['seed']}; tau: Kendall's tau-b over detectors, cluster bootstrap.")
+
+
+def markdown_section(summary: Mapping[str, Any] | None) -> list[str]:
+    """The ``ATLAS.md`` section (no lines without a summary)."""
+    if not summary:
+        return []
+    out = ["## On real data (NAB)", "", _intro(summary), "",
+           "Protocol: " + "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in summary["protocol"].items()) + ".", ""]
+    out.append("| " + " | ".join(_HEADER) + " |")
+    out.append("|" + "---|" * len(_HEADER))
+    out += ["| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |" for cells in _table_rows(summary)]
+    return out + [""]
+
+
+def html_section(summary: Mapping[str, Any] | None) -> str:
+    """The ``atlas.html`` section ("" without a summary)."""
+    if not summary:
+        return ""
+    e = html.escape
+    parts = ["<h2 id='realdata'>On real data (NAB)</h2>", f"<p>{e(_intro(summary))}</p>",
+             "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in _HEADER) + "</tr>"]
+    parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>" for cells in _table_rows(summary)]
+    parts.append("</table>")
+    return "\n".join(parts)
+
+
+def page_section(summary: Mapping[str, Any] | None, row_id: str) -> list[str]:
+    """A row page's real-data part (HTML lines): its ranking of the detectors with intervals."""
+    if not summary:
+        return []
+    row = next((r for r in summary["rows"] if r["id"] == row_id), None)
+    e = html.escape
+    if row is None or row.get("reading") is None:
+        why = "not run on real data yet" if row is None else f"{row['status']}: {row.get('reason', '')}"
+        return ["<h2>On real data (NAB)</h2>", f"<p>{e(why)}</p>"]
+    r = row["reading"]
+    kept = len(summary["nab"][summary["detectors"][0]])
+    n_det = len(summary["detectors"])
+    lines = ["<h2>On real data (NAB)</h2>",
+             f"<p>Series: {e(subset_label(row, kept))}; random ranks {_place(r['random_rank'], n_det)}, null "
+             f"{_place(r['null_rank'], n_det)}; tau with NAB {e(interval(r['tau_nab']))}"
+             + (f"; tau with {e(r['reference'])} {e(interval(r['tau_reference']))}" if r.get("reference") else "")
+             + f"; failed cells {r['failed_cells']}/{r['cells']}.</p>",
+             "<table><tr><th>rank</th><th>detector</th><th>mean</th><th>95 % interval</th><th>series defined</th></tr>"]
+    lines += [f"<tr><td>{s['rank']}</td><td>{e(s['detector'])}</td><td>{_f(s['value'])}</td>"
+              f"<td>[{_f(s['low'])}, {_f(s['high'])}]</td><td>{s['defined']}</td></tr>" for s in r["ranking"]]
+    return lines + ["</table>"]
+
+
+def disagreement_section(summary: Mapping[str, Any] | None) -> list[str]:
+    """DISAGREEMENTS.md's section on real data: the rows of one group ranking NAB's detectors differently."""
+    if not summary:
+        return []
+    pairs = summary.get("group_pairs", [])
+    out = ["## On real data: the same metric ranking NAB's detectors differently", "",
+           "Pairs of rows of one group (as above) whose rankings of NAB's real detectors differ (Kendall's tau-b below 1 "
+           "on the series both ran; 95 % cluster-bootstrap interval). `holds`: the interval excludes 1. The cause column "
+           "says whether the two rows are declared with different parameters or inputs (a declared difference); where "
+           "they are not, the constructed-case entry of the group above traces how their code differs.", ""]
+    if not pairs:
+        return out + ["No pair of rows of one group ranks the detectors differently.", ""]
+    out += ["| group | rows | tau [95 %] | series | holds | cause |", "|---|---|---|---|---|---|"]
+    for p in pairs:
+        cause = "declared: parameters or input differ" if p["parameters_differ"] else "same declaration: see the group's entry above"
+        out.append(f"| {p['group']} | {p['rows'][0]} vs {p['rows'][1]} | {interval(p)} | {p['series']} | "
+                   f"{'yes' if p['holds'] else 'no'} | {cause} |")
+    return out + [""]

@@ -1,0 +1,136 @@
+"""The real-data atlas read: per row, the detector ranking with intervals, where random and null land,
+Kendall's tau with the row's built-in reference and with NAB; per "same metric" group, the pairs of
+rows that rank the real detectors differently.
+
+Everything is computed by :func:`oipr_bench.realdata.analysis.analyse` (mean over series, 95 %
+percentile bootstrap over series, the same resamples for every column: tau's interval is a cluster
+bootstrap), on the row's own series (its plan).  A failed cell is NaN: left out of its detector's mean.
+The NAB column is NAB's raw score summed over the same series (its own corpus aggregation).
+A row's *reference* is the built-in row of its group (``oipr-bench:VUS-PR`` for the VUS-PR rows, ...);
+tau with it is computed on the series both rows have.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ...realdata.analysis import analyse
+
+__all__ = ["RESAMPLES", "SEED", "row_values", "row_analysis", "group_pairs", "build_summary"]
+
+RESAMPLES = 1000
+SEED = 0
+
+
+def _series(doc: Mapping[str, Any]) -> list[str]:
+    plan = doc.get("plan") or {}
+    return [s for s in plan.get("series", []) if s in doc.get("cells", {})]
+
+
+def row_values(doc: Mapping[str, Any], series: Sequence[str]) -> np.ndarray:
+    """``values[d, s]`` of a row file on ``series`` (NaN: a failed cell)."""
+    n_det = len(doc["detectors"])
+    out = np.full((n_det, len(series)), np.nan)
+    for j, name in enumerate(series):
+        vals = doc["cells"][name]["result"]["values"]
+        out[:, j] = [np.nan if v is None else float(v) for v in vals]
+    return out
+
+
+def _nab_values(nab: Mapping[str, Mapping[str, float]], detectors: Sequence[str], series: Sequence[str]) -> np.ndarray:
+    return np.array([[float(nab[d][s]) for s in series] for d in detectors])
+
+
+def _tau(a: np.ndarray, b: np.ndarray, hib: tuple[bool, bool], agg: tuple[str, str], detectors: Sequence[str],
+         series: Sequence[str]) -> dict[str, float] | None:
+    if not series:
+        return None
+    res = analyse(np.stack([a, b]), ["a", "b"], detectors, series, higher_is_better=list(hib), aggregation=list(agg),
+                  resamples=RESAMPLES, seed=SEED)
+    t, lo, hi = float(res.tau[0, 1]), float(res.tau_low[0, 1]), float(res.tau_high[0, 1])
+    return {"tau": t, "low": lo, "high": hi, "series": len(series)} if t == t else None
+
+
+def row_analysis(doc: Mapping[str, Any], reference: Mapping[str, Any] | None,
+                 nab: Mapping[str, Mapping[str, float]]) -> dict[str, Any] | None:
+    """One row's reading (None when it has no computed series)."""
+    series = _series(doc)
+    if not series:
+        return None
+    detectors = doc["detectors"]
+    hib = bool(doc["row"]["higher_is_better"])
+    values = row_values(doc, series)
+    res = analyse(values[None], [doc["row"]["id"]], detectors, series, higher_is_better=[hib], aggregation=["mean"],
+                  resamples=RESAMPLES, seed=SEED)
+    r = res.rankings[0]
+    out: dict[str, Any] = {
+        "series": len(series), "cells": int(values.size), "failed_cells": int(np.isnan(values).sum()),
+        "ranking": [{"detector": s.detector, "value": _num(s.value), "low": _num(s.low), "high": _num(s.high),
+                     "rank": s.rank, "defined": s.defined} for s in r.standings],
+        "random_rank": r.random_rank, "null_rank": r.null_rank, "below_random": list(r.random_above),
+        "tau_nab": _tau(values, _nab_values(nab, detectors, series), (hib, True), ("mean", "sum"), detectors, series),
+        "reference": None, "tau_reference": None,
+    }
+    if reference is not None and reference["row"]["id"] != doc["row"]["id"]:
+        common = [s for s in series if s in set(_series(reference))]
+        out["reference"] = reference["row"]["id"]
+        out["tau_reference"] = _tau(values[:, [series.index(s) for s in common]], row_values(reference, common),
+                                    (hib, bool(reference["row"]["higher_is_better"])), ("mean", "mean"), detectors, common)
+    return out
+
+
+def _num(x: float) -> float | None:
+    return None if x != x else round(float(x), 6)
+
+
+def group_pairs(docs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per group, every pair of rows with computed series whose rankings of the detectors differ (tau < 1)."""
+    by_group: dict[str, list[str]] = {}
+    for rid, doc in sorted(docs.items()):
+        if doc["row"].get("group") and _series(doc):
+            by_group.setdefault(doc["row"]["group"], []).append(rid)
+    out = []
+    for group, ids in sorted(by_group.items()):
+        for a, b in combinations(ids, 2):
+            da, db = docs[a], docs[b]
+            common = [s for s in _series(da) if s in set(_series(db))]
+            if not common:
+                continue
+            t = _tau(row_values(da, common), row_values(db, common),
+                     (bool(da["row"]["higher_is_better"]), bool(db["row"]["higher_is_better"])), ("mean", "mean"),
+                     da["detectors"], common)
+            if t is None or t["tau"] >= 1.0 - 1e-12:
+                continue
+            params = sorted(set(da["row"]["params"].items()) ^ set(db["row"]["params"].items()))
+            out.append({"group": group, "rows": [a, b], **t, "holds": t["high"] < 1.0,
+                        "parameters_differ": bool(params) or da["row"]["input_kind"] != db["row"]["input_kind"]})
+    return out
+
+
+def build_summary(docs: Mapping[str, Mapping[str, Any]], nab: Mapping[str, Mapping[str, float]], *,
+                  data_digest: str, detectors: Sequence[str], left_out: Sequence[Sequence[str]],
+                  protocol: Mapping[str, Any], budget_minutes: float) -> dict[str, Any]:
+    """The summary of every row file: per row its status, plan, cost and reading; the group pairs; the totals."""
+    references = {doc["row"]["group"]: doc for rid, doc in docs.items()
+                  if rid.startswith("oipr-bench:") and doc["row"].get("group")}
+    rows = []
+    for rid, doc in sorted(docs.items()):
+        plan = doc.get("plan") or {}
+        stale = doc.get("data", {}).get("digest") != data_digest
+        rows.append({"id": rid, "env": doc["row"]["env"], "group": doc["row"].get("group"), "status": doc["status"],
+                     "reason": doc.get("reason", ""), "stale_data": stale, "full": plan.get("full"),
+                     "planned_series": len(plan.get("series", [])), "cpu_seconds": doc.get("cpu_seconds", 0.0),
+                     "estimated_full_cpu_seconds": plan.get("estimated_full_cpu_seconds"),
+                     "probe_cpu_seconds": (plan.get("probe") or {}).get("cpu_seconds"),
+                     "budget_cpu_minutes": plan.get("budget_cpu_minutes"),
+                     "reading": None if stale else row_analysis(doc, references.get(doc["row"].get("group")), nab)})
+    done = [r for r in rows if r["reading"] is not None]
+    return {"data_digest": data_digest, "detectors": list(detectors), "left_out": [list(x) for x in left_out],
+            "protocol": dict(protocol), "budget_cpu_minutes": budget_minutes, "resamples": RESAMPLES, "seed": SEED,
+            "nab": {d: {s: round(float(v), 9) for s, v in sorted(nab[d].items())} for d in detectors},
+            "totals": {"rows": len(rows), "read": len(done), "full": sum(bool(r["full"]) for r in done),
+                       "cpu_seconds": round(sum(float(r["cpu_seconds"] or 0) for r in rows), 1)},
+            "rows": rows, "group_pairs": group_pairs({r["id"]: docs[r["id"]] for r in rows if r["reading"] is not None})}
