@@ -104,3 +104,41 @@ def write_published(root: Path) -> None:
     board = {det: {p: normalised(totals[det][p], totals["null"][p], perfect_score(corpus, p)) for p in corpus.profiles}
              for det in corpus.detectors}
     (root / "results" / "final_results.json").write_text(json.dumps(board, indent=4))
+
+
+def write_sized_corpus(root: Path, *, n_series: int = 3, detectors: tuple[str, ...] = ("null", "random", "spiky"),
+                       n_rows: int = 400, seed: int = 0) -> Path:
+    """A corpus in NAB's layout with ``n_series`` series of ``n_rows`` rows, each with one window after the
+    probationary rows, and ``detectors`` (``null``: a constant 0.5; ``random``: uniform; any other: noise
+    with a spike inside the window and one after it).  For the real-data atlas's tests."""
+    (root / "labels").mkdir(parents=True)
+    (root / "config").mkdir()
+    times = stamps(n_rows)
+    names = [f"realKnownCause/s{k}.csv" for k in range(n_series)]
+    windows = {}
+    for k, name in enumerate(names):
+        first = n_rows // 2 + 7 * k
+        windows[name] = [[times[first] + ".000000", times[first + n_rows // 20] + ".000000"]]
+    (root / "labels" / "combined_windows.json").write_text(json.dumps(windows))
+    (root / "config" / "profiles.json").write_text(json.dumps(PROFILES))
+    thresholds = {d: {p: {"threshold": 0.5 if d == "null" else 0.8, "score": 0.0} for p in PROFILES} for d in detectors}
+    (root / "config" / "thresholds.json").write_text(json.dumps(thresholds))
+    for k, name in enumerate(names):
+        first = n_rows // 2 + 7 * k
+        inside = set(range(first, first + n_rows // 20 + 1))
+        write_text(root / "data" / name, "timestamp,value\n" + "".join(f"{t},1.0\n" for t in times), False)
+        for j, det in enumerate(detectors):
+            rng = np.random.default_rng(seed + 100 * k + j)
+            if det == "null":
+                s = np.full(n_rows, 0.5)
+            elif det == "random":
+                s = rng.uniform(0.0, 1.0, n_rows)
+            else:
+                s = rng.uniform(0.0, 0.6, n_rows)
+                s[first + 2 + j] = 0.95
+                s[min(n_rows - 1, first + n_rows // 10 + j)] = 0.9
+            lines = ["timestamp,value,anomaly_score,label"]
+            lines += [f"{t},1.0,{round(float(v), 6)!r},{int(i in inside)}" for i, (t, v) in enumerate(zip(times, s))]
+            category, base = name.split("/")
+            write_text(root / "results" / det / category / f"{det}_{base}", "\n".join(lines) + "\n", False)
+    return root

@@ -190,6 +190,15 @@ def _realdata(directory: Path, args: argparse.Namespace, budget: float) -> int:
                 print(f"oipr-bench atlas: cache entry {path} not read ({why}); computed again", file=sys.stderr)
     _realdata_outputs(directory, inputs, budget)
     wall = time.perf_counter() - t0
+    if counts.pairs_computed or counts.probes_run:
+        from ..atlas.realdata.rowfiles import record_run
+
+        record_run(directory, {"date": time.strftime("%Y-%m-%d", time.gmtime()), "env": env, "budget_cpu_minutes": budget,
+                               "workers": f"scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} local",
+                               "cpus": os.cpu_count(), "wall_seconds": round(wall, 1),
+                               "worker_cpu_seconds": round(counts.worker_cpu_seconds, 1),
+                               "pairs_computed": counts.pairs_computed, "pairs_read": counts.pairs_read,
+                               "probes": counts.probes_run, "rows_written": counts.rows_written})
     print(f"atlas --realdata (environment {env}): {len(chosen)} rows: {counts.rows_skipped} up to date, "
           f"{counts.rows_written} written; {counts.pairs_computed} (row, series) pairs computed, {counts.pairs_read} read "
           f"from the committed files or the cache, {counts.pairs_failed} failed; {wall:.0f} s wall, "
@@ -210,7 +219,8 @@ def _realdata_outputs(directory: Path, inputs: Any, budget: float) -> None:
         nab.setdefault(det, {})[name] = value
     write_summary(directory, build_summary(docs, nab, data_digest=inputs.digest, detectors=inputs.detectors,
                                            left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget))
-    rerender(directory)
+    if (directory / "atlas.json").is_file():  # a folder holding only real-data files has no grid to render
+        rerender(directory)
 
 
 def _realdata_check(directory: Path, args: argparse.Namespace) -> int:

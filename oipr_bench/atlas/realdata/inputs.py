@@ -95,6 +95,14 @@ def declared_order(names: Sequence[str]) -> list[str]:
 
 
 def read_inputs(data: str, *, progress: Callable[[str], None] | None = None) -> RealInputs:
+    """:func:`_read_inputs`, its refusals naming the folder: ``--realdata DATA: <file>: <what is wrong>``."""
+    try:
+        return _read_inputs(data, progress=progress)
+    except UsageError as exc:
+        raise UsageError(f"--realdata {data}: {exc}") from None
+
+
+def _read_inputs(data: str, *, progress: Callable[[str], None] | None = None) -> RealInputs:
     """Read the NAB corpus at ``data`` into :class:`RealInputs`, one results file at a time.
 
     Raises

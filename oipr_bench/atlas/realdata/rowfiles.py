@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from ..adapters.base import slug
 
 __all__ = ["ROW_FORMAT", "SUMMARY_FORMAT", "rows_dir", "row_path", "read_row_file", "read_row_files", "write_row_file",
-           "write_summary", "read_summary", "committed_cells"]
+           "write_summary", "read_summary", "committed_cells", "record_run", "read_runs"]
 
 ROW_FORMAT = "oipr-bench real-data atlas row, format 1"
 SUMMARY_FORMAT = "oipr-bench real-data atlas summary, format 1"
@@ -138,3 +138,25 @@ def read_summary(directory: Path | None) -> dict[str, Any] | None:
     if problem or not isinstance(doc, dict) or doc.get("format") != SUMMARY_FORMAT:
         return None
     return doc
+
+
+def read_runs(directory: Path) -> list[dict[str, Any]]:
+    """``realdata/runs.json``: every ``atlas --realdata`` run that wrote into this folder (none when absent)."""
+    path = Path(directory) / "realdata" / "runs.json"
+    if not path.is_file():
+        return []
+    doc, problem = _read(path)
+    if problem or not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+        return []
+    return [r for r in doc["runs"] if isinstance(r, dict)]
+
+
+def record_run(directory: Path, run: Mapping[str, Any]) -> Path:
+    """Append one run's figures (date, environment, budget, wall and CPU seconds, pairs) to ``realdata/runs.json``."""
+    from ...io import atomic_write_text, dumps_json
+
+    path = Path(directory) / "realdata" / "runs.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    runs = read_runs(directory) + [dict(run)]
+    atomic_write_text(path, dumps_json({"format": "oipr-bench real-data atlas runs, format 1", "runs": runs}))
+    return path

@@ -58,6 +58,7 @@ class RunCounts:
     pairs_computed: int = 0
     pairs_failed: int = 0
     probes_run: int = 0
+    worker_cpu_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
 
@@ -157,6 +158,7 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
             if cache is not None:
                 cache.put(sfields, outcome.value)
             counts.pairs_computed += 1
+            counts.worker_cpu_seconds += float(outcome.value.get("cpu_seconds") or 0.0)
         else:
             failed[a.id].append(f"{name}: {outcome.failure}")
             counts.pairs_failed += 1
@@ -195,6 +197,7 @@ def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], 
             bar.update(1)
             if outcome.ok and not outcome.value.get("failure"):
                 probes[a.id] = outcome.value
+                counts.worker_cpu_seconds += float(outcome.value.get("cpu_seconds") or 0.0)
                 if cache is not None:
                     cache.put(pfields, outcome.value)
             else:

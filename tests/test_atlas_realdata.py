@@ -1,0 +1,260 @@
+"""The atlas on real data (``oipr-bench atlas --realdata DATA``) on a small corpus in NAB's layout.
+
+The built-in rows' cells must equal ``oipr-bench realdata``'s table (one protocol); a second run
+computes nothing; the committed row files are the cache (a new budget reads them); an edited row file
+is refused and recomputed; ``--check --realdata`` finds a drifted cell; the declared subset depends on
+the cost probe and the names only; bad input is one line and exit 2, with nothing already written lost.
+Runs in the atlas environment (Dask).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'oipr-bench[atlas]')")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _nab_corpus import write_sized_corpus  # noqa: E402
+
+from oipr_bench.atlas.realdata import plan as planning  # noqa: E402
+from oipr_bench.atlas.realdata.inputs import SeriesInputs, RealInputs, declared_order, read_inputs  # noqa: E402
+from oipr_bench.atlas.realdata.rowfiles import read_row_file, row_path, write_row_file  # noqa: E402
+from oipr_bench.atlas.realdata.summary import row_analysis  # noqa: E402
+from oipr_bench.atlas.realdata.work import cell_value  # noqa: E402
+from oipr_bench.cli import main  # noqa: E402
+
+ROWS = ("oipr-bench:PW", "oipr-bench:AUC-ROC", "oipr-bench:PA")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    return write_sized_corpus(tmp_path_factory.mktemp("nab") / "nab")
+
+
+def _run(capsys, data: Path, atlas: Path, cache: Path, *extra: str) -> tuple[int, str, str]:
+    argv = ["atlas", "--realdata", str(data), "--dir", str(atlas), "--cache", str(cache), "--jobs", "1", "--quiet"]
+    for rid in ROWS:
+        argv += ["--only", rid]
+    code = main(argv + list(extra))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _cells(atlas: Path, rid: str) -> dict[str, list]:
+    doc, problem = read_row_file(row_path(atlas, rid), rid)
+    assert doc is not None, problem
+    return {name: entry["result"]["values"] for name, entry in doc["cells"].items()}
+
+
+@pytest.fixture(scope="module")
+def computed(corpus, tmp_path_factory):
+    atlas = tmp_path_factory.mktemp("atlas")
+    cache = tmp_path_factory.mktemp("cache")
+    code = main(["atlas", "--realdata", str(corpus), "--dir", str(atlas), "--cache", str(cache), "--jobs", "1", "--quiet",
+                 *[x for rid in ROWS for x in ("--only", rid)]])
+    assert code == 0
+    return atlas, cache
+
+
+def test_builtin_rows_equal_the_realdata_table(corpus, computed):
+    from oipr_bench.realdata.table import realdata
+
+    atlas, _ = computed
+    table = realdata(str(corpus), resamples=10).table
+    names = [m.name for m in table.metrics]
+    for rid, metric in (("oipr-bench:PW", "PW"), ("oipr-bench:AUC-ROC", "AUC-ROC"), ("oipr-bench:PA", "PA")):
+        cells = _cells(atlas, rid)
+        m = names.index(metric)
+        for s, series in enumerate(table.series):
+            for d, det in enumerate(table.detectors):
+                ours, theirs = cells[series][d], table.values[m, d, s]
+                if math.isnan(theirs):
+                    assert ours is None, (rid, series, det)
+                else:
+                    assert ours == pytest.approx(theirs, abs=1e-12), (rid, series, det)
+
+
+def test_a_second_run_computes_nothing(corpus, computed, capsys):
+    atlas, cache = computed
+    before = {rid: row_path(atlas, rid).read_bytes() for rid in ROWS}
+    code, out, _ = _run(capsys, corpus, atlas, cache)
+    assert code == 0
+    assert f"{len(ROWS)} rows: {len(ROWS)} up to date, 0 written; 0 (row, series) pairs computed" in out
+    assert {rid: row_path(atlas, rid).read_bytes() for rid in ROWS} == before
+
+
+def test_the_committed_row_files_are_the_cache(corpus, computed, tmp_path, capsys):
+    atlas, _ = computed
+    copy = tmp_path / "atlas"
+    (copy / "realdata").mkdir(parents=True)
+    import shutil
+
+    shutil.copytree(atlas / "realdata" / "rows", copy / "realdata" / "rows")
+    # an empty cache and another budget: every row is run again, every (row, series) pair read from its file
+    code, out, _ = _run(capsys, corpus, copy, tmp_path / "empty-cache", "--row-budget", "30")
+    assert code == 0
+    assert f"0 up to date, {len(ROWS)} written; 0 (row, series) pairs computed, {len(ROWS) * 3} read" in out
+    for rid in ROWS:
+        assert _cells(copy, rid) == _cells(atlas, rid)
+
+
+def test_an_edited_row_file_is_refused_and_recomputed(corpus, computed, tmp_path, capsys):
+    atlas, _ = computed
+    import shutil
+
+    copy = tmp_path / "atlas"
+    shutil.copytree(atlas / "realdata", copy / "realdata")
+    path = row_path(copy, "oipr-bench:PW")
+    doc = json.loads(path.read_text())
+    first = next(iter(doc["cells"]))
+    doc["cells"][first]["result"]["values"][2] = 0.123
+    path.write_text(json.dumps(doc))
+    code, out, err = _run(capsys, corpus, copy, tmp_path / "empty-cache")
+    assert code == 0
+    assert "oipr-bench__PW.json not read as a cache (its cells do not match their checksum (edited or truncated))" in err
+    assert "1 written; 3 (row, series) pairs computed" in out
+    assert _cells(copy, "oipr-bench:PW") == _cells(atlas, "oipr-bench:PW")
+
+
+def test_check_finds_a_drifted_cell_and_passes_an_untouched_atlas(corpus, computed, tmp_path, capsys):
+    atlas, _ = computed
+    import shutil
+
+    copy = tmp_path / "atlas"
+    shutil.copytree(atlas / "realdata", copy / "realdata")
+    argv = ["atlas", "--check", str(copy), "--realdata", str(corpus), "--jobs", "1"]
+    for rid in ROWS:
+        argv += ["--only", rid]
+    assert main(argv) == 0
+    assert "3 rows sampled (one series each, every detector), 0 problem(s)" in capsys.readouterr().out
+    doc, _ = read_row_file(row_path(copy, "oipr-bench:AUC-ROC"), "oipr-bench:AUC-ROC")
+    sampled = declared_order(doc["plan"]["series"])[0]
+    doc["cells"][sampled]["result"]["values"][1] += 0.25   # a "new release" moved one value (checksum made anew)
+    write_row_file(copy, doc)
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert f"atlas drift: oipr-bench:AUC-ROC on {sampled}, detector random: committed" in out
+
+
+def _inputs(lengths: dict[str, int]) -> RealInputs:
+    series = tuple(SeriesInputs(n, np.zeros(k, dtype=np.int8), {}, {}) for n, k in lengths.items())
+    return RealInputs(series, ("numenta", "null"), {}, {}, (), "d")
+
+
+def test_the_declared_subset_depends_on_the_probe_and_the_names_only():
+    lengths = {f"cat/s{k}.csv": 1000 * (k + 1) for k in range(8)}
+    inputs = _inputs(lengths)
+    probe_rows = max(lengths.values())  # no PROBE_SERIES: the longest series is the probe's
+    # 1 s a call on the probe series -> 2 detectors x (36,000 / 8,000) s = 9 s in all
+    full = planning.plan_row(inputs, {"cpu_seconds": 1.0}, budget_minutes=1.0)
+    assert full.full and full.series == tuple(lengths) and full.estimated_full_cpu_seconds == pytest.approx(9.0)
+    sub = planning.plan_row(inputs, {"cpu_seconds": 1.0}, budget_minutes=4.0 / 60)
+    order = declared_order(list(lengths))
+    taken, spent = [], 0.0
+    for name in order:
+        cost = 2 * lengths[name] / probe_rows
+        if spent + cost <= 4.0:
+            taken.append(name)
+            spent += cost
+    assert not sub.full and set(sub.series) == set(taken) and len(taken) >= planning.MIN_SERIES
+    assert sub.estimated_cpu_seconds == pytest.approx(spent)
+    tiny = planning.plan_row(inputs, {"cpu_seconds": 100.0}, budget_minutes=0.01)
+    assert set(tiny.series) == {"cat/s0.csv", "cat/s1.csv", "cat/s2.csv"}  # too costly: the three shortest
+    assert planning.plan_row(inputs, {"cpu_seconds": 1.0}, 4.0 / 60).series == sub.series  # the same plan again
+
+
+class _Ev:
+    bounds = (0.0, 1.0)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, y_true, y_pred):
+        if isinstance(self.value, Exception):
+            raise self.value
+        return self.value
+
+
+@pytest.mark.parametrize("value, failure", [
+    (ValueError("no positive label\nmore"), "ValueError: no positive label"),
+    (float("nan"), "not a finite number: nan"),
+    (1.5, "1.5 outside its declared bounds [0, 1]"),
+    ("text", "TypeError: returned a string ('text'), expected (precision, recall[, f1]), a mapping or object with "
+             "precision/recall, or one number"),
+])
+def test_a_cell_without_a_number_is_a_failed_cell_with_its_reason(value, failure):
+    y = np.array([0, 1, 1, 0], dtype=np.int8)
+    assert cell_value(_Ev(value), y, y) == {"value": None, "failure": failure}
+
+
+def test_a_pr_result_ranks_by_its_f1():
+    y = np.array([0, 1, 1, 0], dtype=np.int8)
+    assert cell_value(_Ev((0.5, 1.0)), y, y) == {"value": pytest.approx(2 / 3), "failure": ""}
+
+
+def test_the_reading_ranks_by_the_mean_and_compares_with_nab_and_the_reference():
+    dets = ["a", "random", "null"]
+    series = ["s1", "s2"]
+
+    def doc(rid, values, group="G"):
+        return {"row": {"id": rid, "higher_is_better": True, "group": group}, "detectors": dets,
+                "plan": {"series": series},
+                "cells": {s: {"result": {"values": [values[d][j] for d in range(3)]}} for j, s in enumerate(series)}}
+
+    mine = doc("pkg:x", [[0.9, 0.7], [0.5, 0.6], [None, 0.1]])
+    ref = doc("oipr-bench:x", [[0.8, 0.8], [0.4, 0.4], [0.2, 0.2]])
+    nab = {"a": {"s1": 5.0, "s2": 3.0}, "random": {"s1": -1.0, "s2": -2.0}, "null": {"s1": 0.0, "s2": 0.0}}
+    r = row_analysis(mine, ref, nab)
+    assert [s["detector"] for s in r["ranking"]] == ["a", "random", "null"]
+    assert r["ranking"][0]["value"] == pytest.approx(0.8) and r["ranking"][2]["defined"] == 1
+    assert r["random_rank"] == 2 and r["null_rank"] == 3 and r["failed_cells"] == 1
+    assert r["reference"] == "oipr-bench:x" and r["tau_reference"]["tau"] == pytest.approx(1.0)
+    # NAB ranks a > null > random: one discordant pair of three -> tau = 1/3
+    assert r["tau_nab"]["tau"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--realdata", "{tmp}/nothing"], "oipr-bench atlas: error: "),
+    (["--realdata", "{data}", "--cache", "{file}"], "--cache {file}: is a file, not a folder"),
+    (["--realdata", "{data}", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler tcp://127.0.0.1:9: no Dask scheduler answers there"),
+    (["--realdata", "{data}", "--row-budget", "0"], "--row-budget must be a positive number of CPU minutes, got 0.0"),
+    (["--realdata", "{data}", "--write"], "--realdata does not combine with --write"),
+    (["--row-budget", "3"], "--row-budget applies to --realdata; give --realdata DATA"),
+])
+def test_bad_input_is_one_line_and_exit_2_and_keeps_what_was_written(argv, expected, corpus, computed, tmp_path, capsys):
+    atlas, _ = computed
+    before = {p.name: p.read_bytes() for p in (atlas / "realdata" / "rows").glob("*.json")}
+    (tmp_path / "afile").write_text("x")
+    fill = {"tmp": str(tmp_path), "data": str(corpus), "file": str(tmp_path / "afile")}
+    code = main(["atlas", *[a.format(**fill) for a in argv], "--dir", str(atlas)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert expected.format(**fill) in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in (atlas / "realdata" / "rows").glob("*.json")} == before
+
+
+def test_a_folder_that_is_not_nab_is_named(tmp_path, capsys):
+    (tmp_path / "data").mkdir()
+    code = main(["atlas", "--realdata", str(tmp_path / "data"), "--dir", str(tmp_path / "atlas"), "--only", "oipr-bench:PW"])
+    err = capsys.readouterr().err
+    assert code == 2 and str(tmp_path / "data") in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "atlas" / "realdata").exists()
+
+
+def test_inputs_leave_out_the_probation_and_binarise_at_the_threshold(corpus):
+    inputs = read_inputs(str(corpus))
+    s = inputs.series[0]
+    from oipr_bench.reference import nab
+
+    n = 400
+    start = nab.probation_rows(n)
+    assert s.length == n - start and s.y_true.sum() == 21
+    assert np.array_equal(s.y_pred["spiky"], (s.scores["spiky"] >= 0.8).astype(np.int8))
+    assert s.y_pred["null"].all()  # a constant 0.5 at its threshold 0.5: NAB's rule is score >= threshold
