@@ -219,8 +219,22 @@ def _realdata_outputs(directory: Path, inputs: Any, budget: float) -> None:
         nab.setdefault(det, {})[name] = value
     write_summary(directory, build_summary(docs, nab, data_digest=inputs.digest, detectors=inputs.detectors,
                                            left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget))
+    from ..atlas.realdata.render import costs_markdown, with_real_section
+    from ..atlas.realdata.rowfiles import read_summary
+    from ..io import atomic_write_text
+
+    summary = read_summary(directory)
+    if summary is not None:
+        atomic_write_text(directory / "realdata" / "COSTS.md", costs_markdown(summary))
     if (directory / "atlas.json").is_file():  # a folder holding only real-data files has no grid to render
+        from ..atlas.site.files import write_site
+        from ..atlas.store import read_atlas
+
         rerender(directory)
+        write_site(directory, read_atlas(directory))  # each row's page shows its real-data ranking
+    disagreements = directory / "DISAGREEMENTS.md"
+    if disagreements.is_file():
+        atomic_write_text(disagreements, with_real_section(disagreements.read_text(encoding="utf-8"), summary))
 
 
 def _realdata_check(directory: Path, args: argparse.Namespace) -> int:
@@ -467,7 +481,11 @@ def _disagreements(directory: Path, args: argparse.Namespace) -> int:
     jobs = worker_count(args.jobs, len(groups()))
     if jobs < args.jobs and not args.scheduler:
         print(f"oipr-bench atlas: --jobs {args.jobs} clamped to {jobs} ({os.cpu_count() or 1} CPUs)", file=sys.stderr)
-    text = render_disagreements(study(jobs=jobs, scheduler=args.scheduler, timeout=args.task_timeout))
+    from ..atlas.realdata.render import with_real_section
+    from ..atlas.realdata.rowfiles import read_summary
+
+    text = with_real_section(render_disagreements(study(jobs=jobs, scheduler=args.scheduler, timeout=args.task_timeout)),
+                             read_summary(directory))
     atomic_write_text(directory / "DISAGREEMENTS.md", text)
     print(f"atlas: {directory / 'DISAGREEMENTS.md'} written in {time.perf_counter() - t0:.0f} s")
     return 0

@@ -1,7 +1,7 @@
 """``atlas --check --realdata DATA``: recompute a sample of the committed real-data cells and report drift.
 
-The sample of a row: the first series of its plan in :func:`~.inputs.declared_order` (fixed before any
-result), every detector; one task per row.  A cell drifts when its value moves by more than
+The sample of a row: the shortest series of its plan (ties by name; fixed before any result, and the
+cheapest to recompute), every detector; one task per row.  A cell drifts when its value moves by more than
 :data:`TOLERANCE`, or fails where it had a value (or the reverse).  A row file made from other data
 (its data digest is not the one read now) or refused as a file is a problem too.
 """
@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from ..adapters.registry import adapters
 from ..running.tasks import Outcome, Task, run_tasks
-from .inputs import RealInputs, declared_order
+from .inputs import RealInputs
 from .rowfiles import read_row_files
 from .work import score_series
 
@@ -41,7 +41,7 @@ def check_sample(inputs: RealInputs, directory: Path, env: str, *, only: Sequenc
         planned = [s for s in (doc.get("plan") or {}).get("series", []) if s in doc["cells"] and s in by_name]
         if not planned:
             continue
-        name = declared_order(planned)[0]
+        name = min(planned, key=lambda n: (by_name[n].length, n))
         s = by_name[name]
         tasks.append(Task(f"check-{rid}", score_series, (rid, s.y_true, s.scores, s.y_pred, tuple(doc["detectors"]))))
         expected.append((rid, name, doc["cells"][name]["result"]["values"]))

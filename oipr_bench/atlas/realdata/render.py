@@ -9,7 +9,8 @@ from __future__ import annotations
 import html
 from typing import Any, Mapping
 
-__all__ = ["markdown_section", "html_section", "page_section", "disagreement_section", "interval", "subset_label"]
+__all__ = ["markdown_section", "html_section", "page_section", "disagreement_section", "interval", "subset_label",
+           "cost_table", "cost_lines", "costs_markdown", "with_real_section", "REAL_HEADING"]
 
 
 def _f(x: Any, digits: int = 3) -> str:
@@ -117,7 +118,7 @@ def disagreement_section(summary: Mapping[str, Any] | None) -> list[str]:
     if not summary:
         return []
     pairs = summary.get("group_pairs", [])
-    out = ["## On real data: the same metric ranking NAB's detectors differently", "",
+    out = [REAL_HEADING, "",
            "Pairs of rows of one group (as above) whose rankings of NAB's real detectors differ (Kendall's tau-b below 1 "
            "on the series both ran; 95 % cluster-bootstrap interval). `holds`: the interval excludes 1. The cause column "
            "says whether the two rows are declared with different parameters or inputs (a declared difference); where "
@@ -130,3 +131,73 @@ def disagreement_section(summary: Mapping[str, Any] | None) -> list[str]:
         out.append(f"| {p['group']} | {p['rows'][0]} vs {p['rows'][1]} | {interval(p)} | {p['series']} | "
                    f"{'yes' if p['holds'] else 'no'} | {cause} |")
     return out + [""]
+
+
+def _minutes(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    s = float(seconds)
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{int(s // 60)} min {int(round(s % 60)):02d} s"
+    return f"{s / 3600:.2f} h"
+
+
+def cost_table(summary: Mapping[str, Any]) -> list[str]:
+    """Every row's cost, most costly first: what it ran on, its measured CPU, the estimate of its full run."""
+    kept = len(summary["nab"][summary["detectors"][0]]) if summary["detectors"] else 0
+    rows = sorted(summary["rows"], key=lambda r: (-(r.get("estimated_full_cpu_seconds") or 0.0), r["id"]))
+    out = ["| row | env | series | CPU measured | full run (estimated) | probe call |", "|---|---|---|---:|---:|---:|"]
+    for r in rows:
+        probe = r.get("probe_cpu_seconds")
+        out.append(f"| {r['id']} | {r['env']} | {subset_label(r, kept) if r.get('reading') else r['status']} | "
+                   f"{_minutes(r.get('cpu_seconds'))} | {_minutes(r.get('estimated_full_cpu_seconds'))} | "
+                   f"{'-' if probe is None else f'{float(probe):.3f} s'} |")
+    return out
+
+
+def cost_lines(summary: Mapping[str, Any], runs: list[Mapping[str, Any]], top: int = 20) -> list[str]:
+    """The real-data atlas's cost for docs/benchmarks.md: totals, the recorded runs, the full run on N workers, the costliest rows."""
+    rows = summary["rows"]
+    measured = sum(float(r.get("cpu_seconds") or 0.0) for r in rows)
+    full = sum(float(r.get("estimated_full_cpu_seconds") or 0.0) for r in rows)
+    subset = [r for r in rows if r.get("reading") and not r.get("full")]
+    out = [f"- Rows: {len(rows)} ({summary['totals']['read']} read, {summary['totals']['full']} on all "
+           f"{len(summary['nab'][summary['detectors'][0]])} series, {len(subset)} on a declared subset; budget "
+           f"{summary['budget_cpu_minutes']:g} CPU minutes a row).",
+           f"- CPU measured in the workers, every committed cell: **{_minutes(measured)}** (the metric calls; reading NAB "
+           "and the Dask overhead are in the runs' wall times below).",
+           f"- The full run of every row (every series), estimated from the cost probes: {_minutes(full)} of CPU: "
+           + ", ".join(f"{_minutes(full / n)} on {n} workers" for n in (2, 8, 32, 128))
+           + " (perfect sharing; one (row, series) task is the smallest unit).", ""]
+    if runs:
+        out += ["The recorded runs (`atlas/realdata/runs.json`; each computes only what the committed files and the cache lack):", "",
+                "| date | env | budget (CPU min) | workers | CPUs | wall | worker CPU | pairs computed | pairs read |",
+                "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+        for r in runs:
+            out.append(f"| {r.get('date')} | {r.get('env')} | {float(r.get('budget_cpu_minutes') or 0):g} | {r.get('workers')} | "
+                       f"{r.get('cpus')} | {_minutes(r.get('wall_seconds'))} | {_minutes(r.get('worker_cpu_seconds'))} | "
+                       f"{r.get('pairs_computed')} | {r.get('pairs_read')} |")
+        out.append("")
+    out += [f"The {top} costliest rows (the full table: [atlas/realdata/COSTS.md](../atlas/realdata/COSTS.md)):", ""]
+    table = cost_table(summary)
+    return out + table[: top + 2]
+
+
+#: The heading of DISAGREEMENTS.md's real-data section (its last section).
+REAL_HEADING = "## On real data: the same metric ranking NAB's detectors differently"
+
+
+def with_real_section(text: str, summary: Mapping[str, Any] | None) -> str:
+    """DISAGREEMENTS.md's text with its real-data section (the last one) replaced by ``summary``'s."""
+    head = text.split("\n" + REAL_HEADING, 1)[0].rstrip("\n") + "\n"
+    lines = disagreement_section(summary)
+    return head + ("\n" + "\n".join(lines).rstrip() + "\n" if lines else "")
+
+
+def costs_markdown(summary: Mapping[str, Any]) -> str:
+    """``atlas/realdata/COSTS.md``: every row's cost (written by ``atlas --realdata``; do not edit)."""
+    return "\n".join(["# The real-data atlas: what each row cost", "",
+                      "Written by `oipr-bench atlas --realdata` from `summary.json` (do not edit); docs/benchmarks.md explains the figures.",
+                      "", *cost_table(summary)]) + "\n"

@@ -26,6 +26,9 @@ def site_files(directory: Path, doc: Mapping[str, Any]) -> dict[str, str]:
 
     Each page reads its row's stored audit report from ``directory/profiles`` (none: the page says so).
     """
+    from ..realdata.rowfiles import read_summary
+
+    realdata = read_summary(directory)
     out: dict[str, str] = {}
     for row in doc["rows"]:
         s = slug(str(row["id"]))
@@ -33,7 +36,7 @@ def site_files(directory: Path, doc: Mapping[str, Any]) -> dict[str, str]:
         report = stored.get("report") if isinstance(stored, Mapping) else None
         message = badge_claim(row, doc)
         out[f"badges/{s}.svg"] = badge_svg(message)
-        out[f"pages/{s}.html"] = render_page(row, doc, report if isinstance(report, Mapping) else None, message)
+        out[f"pages/{s}.html"] = render_page(row, doc, report if isinstance(report, Mapping) else None, message, realdata)
     return out
 
 

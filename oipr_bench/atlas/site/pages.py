@@ -17,6 +17,7 @@ import re
 import shlex
 from typing import Any, Iterable, Mapping
 
+from ..realdata.render import page_section
 from ..nearest import nearest
 from ..render import SHORT, row_label, sanity_cell
 from ..store import slug
@@ -169,8 +170,10 @@ def _head(row: Mapping[str, Any], badge_message: str) -> list[str]:
     ]
 
 
-def render_page(row: Mapping[str, Any], doc: Mapping[str, Any], report: Mapping[str, Any] | None, badge_message: str) -> str:
-    """The HTML page of ``row`` of the atlas ``doc`` (``report``: its stored audit report, or None)."""
+def render_page(row: Mapping[str, Any], doc: Mapping[str, Any], report: Mapping[str, Any] | None, badge_message: str,
+                realdata: Mapping[str, Any] | None = None) -> str:
+    """The HTML page of ``row`` of the atlas ``doc`` (``report``: its stored audit report, or None; ``realdata``: the
+    real-data summary, whose ranking of NAB's detectors by this row the page shows)."""
     from ..property_grid import PROPERTY_SHORT
 
     out = _head(row, badge_message)
@@ -194,5 +197,6 @@ def render_page(row: Mapping[str, Any], doc: Mapping[str, Any], report: Mapping[
     out.append("<h2>Disagreements</h2>")
     out.append("<ul>" + "".join(f"<li><a href='../DISAGREEMENTS.md#{anchor(t)}'>{e(t)}</a>: {e(w)}</li>" for t, w in entries) + "</ul>"
                if entries else "<p>This row is in no group of the disagreement study.</p>")
+    out += page_section(realdata, str(row["id"]))
     out.append("</body></html>")
     return "\n".join(out) + "\n"
