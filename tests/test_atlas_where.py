@@ -73,3 +73,27 @@ def test_the_shipped_atlas_answers_the_worked_question():
         assert all(cells[k] == v for k, v in QUESTION.items()), s.row["id"]
     assert [s.undetermined for s in got] == sorted(s.undetermined for s in got)
     assert "oipr-bench:OIPR" in {s.row["id"] for s in got}
+
+
+def _reading(below_random, tau_ref, tau_nab):
+    return {"below_random": below_random, "tau_reference": tau_ref, "tau_nab": tau_nab}
+
+
+REAL = {"rows": [
+    {"id": "p:complete", "reading": _reading(["numenta"], {"tau": 1.0, "low": 1.0, "high": 1.0}, {"tau": 0.2, "low": 0.1, "high": 0.4})},
+    {"id": "p:gaps", "reading": _reading([], {"tau": 0.9, "low": 0.7, "high": 1.0}, {"tau": 0.5, "low": 0.3, "high": 1.0})},
+    {"id": "p:late", "reading": None},
+]}
+
+
+def test_the_real_data_columns_select_like_the_others_when_the_atlas_has_them():
+    doc = {**DOC, "realdata": REAL}
+    assert [s.row["id"] for s in where({"real_random_beats_detectors": "yes"}, doc)] == ["p:complete"]
+    assert [s.row["id"] for s in where({"real_ranks_like_reference": "close"}, doc)] == ["p:gaps"]
+    assert [s.row["id"] for s in where({"real_ranks_like_nab": "differs", "early_detection_reward": "yes"}, doc)] == ["p:complete"]
+    # a row without a reading holds "?" there (never selected, counted as undetermined); p:unknown has no summary row
+    assert [s.row["id"] for s in where({"real_random_beats_detectors": "no"}, doc)] == ["p:gaps"]
+    assert parse_conditions(["real_ranks_like_nab=same"], {**doc, "realdata": {"rows": [
+        {"id": "p:complete", "reading": _reading([], None, {"tau": 1.0, "low": 1.0, "high": 1.0})}]}}) == {"real_ranks_like_nab": "same"}
+    with pytest.raises(UsageError, match="unknown name 'real_ranks_like_nab'"):
+        parse_conditions(["real_ranks_like_nab=same"], DOC)   # an atlas without its real-data summary has no such column

@@ -2,7 +2,8 @@
 
 A condition is ``NAME=VALUE``: NAME a characteristic (Table 5's rows and the two overestimation
 markers; the grid's column header, e.g. ``early``, works too) or a metric property
-(docs/properties.md), VALUE one of its cell values.  A row is
+(docs/properties.md), or a real-data column (:data:`~.realdata.summary.REAL_COLUMNS`, when the atlas
+has its real-data summary: e.g. ``real_random_beats_detectors=yes``), VALUE one of its cell values.  A row is
 selected when every condition's cell holds exactly that value (``?`` and ``n/a`` never match);
 the selected rows are ranked by how many of their other cells are undetermined (``?``), fewest
 first, so the rows whose profile is most complete come first; then by row id.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..errors import UsageError
+from .realdata.summary import REAL_COLUMNS, real_cells
 
 __all__ = ["Selected", "parse_conditions", "where", "where_lines"]
 
@@ -24,12 +26,15 @@ class Selected(NamedTuple):
     undetermined: int
 
 
-def _cells(row: Mapping[str, Any]) -> dict[str, str]:
-    return {**dict(row.get("characteristics") or {}), **dict(row.get("properties") or {})}
+def _cells(row: Mapping[str, Any], doc: Mapping[str, Any] | None = None) -> dict[str, str]:
+    cells = {**dict(row.get("characteristics") or {}), **dict(row.get("properties") or {})}
+    if doc is not None and doc.get("realdata"):
+        cells.update(real_cells(doc["realdata"], str(row["id"])))
+    return cells
 
 
 def _columns(doc: Mapping[str, Any]) -> list[str]:
-    return list(doc["characteristics"]) + list(doc.get("properties") or [])
+    return list(doc["characteristics"]) + list(doc.get("properties") or []) + (list(REAL_COLUMNS) if doc.get("realdata") else [])
 
 
 def parse_conditions(items: Iterable[str], doc: Mapping[str, Any]) -> dict[str, str]:
@@ -56,7 +61,7 @@ def parse_conditions(items: Iterable[str], doc: Mapping[str, Any]) -> dict[str, 
             raise UsageError(f"--where {item!r}: unknown name {clip(name, 80)!r}; names: {', '.join(columns)}")
         if name in out:
             raise UsageError(f"--where {item!r}: {name} is given twice")
-        seen = sorted({str(_cells(r).get(name)) for r in doc["rows"] if r["status"] == "ok"} - {"None"})
+        seen = sorted({str(_cells(r, doc).get(name)) for r in doc["rows"] if r["status"] == "ok"} - {"None"})
         if value not in seen:
             raise UsageError(f"--where {item!r}: no row has {name}={clip(value, 80)}; values in the atlas: "
                              f"{', '.join(seen)}")
@@ -89,7 +94,7 @@ def where(conditions: Mapping[str, str], doc: Mapping[str, Any] | None = None) -
     for row in doc["rows"]:
         if row["status"] != "ok":
             continue
-        cells = _cells(row)
+        cells = _cells(row, doc)
         if all(cells.get(name) == value for name, value in conditions.items()):
             out.append(Selected(row, sum(v == "?" for v in cells.values())))
     out.sort(key=lambda s: (s.undetermined, s.row["id"]))

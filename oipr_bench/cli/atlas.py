@@ -453,7 +453,11 @@ def _where(args: argparse.Namespace) -> int:
     from ..atlas.select import parse_conditions, where_lines
     from ..atlas.store import read_atlas
 
-    doc = read_atlas(Path(args.dir) if args.dir else None)
+    from ..atlas.realdata.rowfiles import read_summary
+    from ..atlas.store import default_dir
+
+    folder = Path(args.dir) if args.dir else default_dir()
+    doc = {**read_atlas(folder), "realdata": read_summary(folder)}  # the real-data columns, when the atlas has them
     sys.stdout.write("\n".join(where_lines(parse_conditions(args.where, doc), doc)) + "\n")
     return 0
 

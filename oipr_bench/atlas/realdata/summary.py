@@ -19,10 +19,13 @@ import numpy as np
 
 from ...realdata.analysis import analyse
 
-__all__ = ["RESAMPLES", "SEED", "row_values", "row_analysis", "group_pairs", "build_summary"]
+__all__ = ["RESAMPLES", "SEED", "REAL_COLUMNS", "row_values", "row_analysis", "group_pairs", "build_summary", "real_cells"]
 
 RESAMPLES = 1000
 SEED = 0
+
+#: The real-data columns ``atlas --where`` selects on (:func:`real_cells`).
+REAL_COLUMNS: tuple[str, ...] = ("real_random_beats_detectors", "real_ranks_like_reference", "real_ranks_like_nab")
 
 
 def _series(doc: Mapping[str, Any]) -> list[str]:
@@ -134,3 +137,29 @@ def build_summary(docs: Mapping[str, Mapping[str, Any]], nab: Mapping[str, Mappi
             "totals": {"rows": len(rows), "read": len(done), "full": sum(bool(r["full"]) for r in done),
                        "cpu_seconds": round(sum(float(r["cpu_seconds"] or 0) for r in rows), 1)},
             "rows": rows, "group_pairs": group_pairs({r["id"]: docs[r["id"]] for r in rows if r["reading"] is not None})}
+
+
+def _agreement(t: Mapping[str, Any] | None) -> str:
+    """``same`` (tau 1), ``close`` (tau below 1, its interval reaching 1), ``differs`` (the interval below 1), ``n/a``."""
+    if not t:
+        return "n/a"
+    if t["tau"] >= 1.0 - 1e-12:
+        return "same"
+    return "close" if t["high"] >= 1.0 - 1e-12 else "differs"
+
+
+def real_cells(summary: Mapping[str, Any] | None, row_id: str) -> dict[str, str]:
+    """A row's real-data columns (:data:`REAL_COLUMNS`): ``?`` where it has no reading.
+
+    - ``real_random_beats_detectors``: ``yes`` when the row rates NAB's ``random`` detector above at
+      least one real detector (``null`` aside), else ``no``;
+    - ``real_ranks_like_reference`` / ``real_ranks_like_nab``: how its ranking of the detectors agrees
+      with its built-in reference's / NAB's (:func:`_agreement`).
+    """
+    row = next((r for r in (summary or {}).get("rows", []) if r["id"] == row_id), None)
+    reading = row.get("reading") if row else None
+    if reading is None:
+        return dict.fromkeys(REAL_COLUMNS, "?")
+    return {"real_random_beats_detectors": "yes" if reading["below_random"] else "no",
+            "real_ranks_like_reference": _agreement(reading.get("tau_reference")),
+            "real_ranks_like_nab": _agreement(reading.get("tau_nab"))}
