@@ -120,25 +120,7 @@ def _written(folder: Path) -> dict[str, bytes]:
 
 @pytest.mark.slow
 def test_a_cluster_run_with_a_killed_worker_equals_a_local_run_and_a_resumed_run(processes: Processes, tmp_path: Path):
-    assert DASK.exists(), f"the dask command is not installed beside {sys.executable}"
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    scheduler = processes.start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                 "--dashboard-address", "127.0.0.1:0"], tmp_path / "scheduler.log")
-    workers = [processes.start([str(DASK), "worker", address, "--nthreads", "1", "--host", "127.0.0.1",
-                                "--dashboard-address", "127.0.0.1:0", "--name", f"w{i}"], tmp_path / f"worker{i}.log")
-               for i in range(2)]
-    from distributed import Client
-
-    deadline = time.monotonic() + 120
-    while True:  # the scheduler listens, then both workers are there
-        assert scheduler.poll() is None, (tmp_path / "scheduler.log").read_text()
-        try:
-            with Client(address, timeout=5) as client:
-                client.wait_for_workers(2, timeout=120)
-            break
-        except OSError:
-            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
-            time.sleep(0.5)
+    address, workers = _cluster(processes, tmp_path)
 
     # 1. through the scheduler; one worker killed (its whole process group) once two rows are done
     cache = tmp_path / "cache-cluster"
