@@ -259,3 +259,51 @@ def test_inputs_leave_out_the_probation_and_binarise_at_the_threshold(corpus):
     assert s.length == n - start and s.y_true.sum() == 21
     assert np.array_equal(s.y_pred["spiky"], (s.scores["spiky"] >= 0.8).astype(np.int8))
     assert s.y_pred["null"].all()  # a constant 0.5 at its threshold 0.5: NAB's rule is score >= threshold
+
+
+def test_a_timed_out_series_is_not_kept_and_the_next_run_computes_it(corpus, tmp_path, capsys):
+    import dask
+
+    tests = Path(__file__).resolve().parent
+    import _slow_rows  # noqa: F401 - registers the slow rows in this process too
+
+    argv = ["atlas", "--realdata", str(corpus), "--dir", str(tmp_path), "--cache", str(tmp_path / "cache"), "--jobs", "1",
+            "--quiet", "--only", "oipr-bench:PW[slow]", "--only", "oipr-bench:PW"]
+    with dask.config.set({"distributed.worker.preload": [str(tests / "_slow_rows.py")]}):
+        code = main(argv + ["--task-timeout", "0.1"])   # a series of the slow row: 3 calls of 0.4 s
+        out, _ = capsys.readouterr()
+        assert code == 1 and "3 (row, series) pairs computed" in out and "3 failed" in out
+        doc, _ = read_row_file(row_path(tmp_path, "oipr-bench:PW[slow]"), "oipr-bench:PW[slow]")
+        assert doc["status"] == "incomplete" and "3 series not computed" in doc["reason"] and "timed out" in doc["reason"]
+        assert doc["cells"] == {}
+        assert main(argv) == 0   # no timeout: the slow row's three series are computed, the other row is up to date
+        out, _ = capsys.readouterr()
+    assert "2 rows: 1 up to date, 1 written; 3 (row, series) pairs computed, 0 read" in out
+    assert read_row_file(row_path(tmp_path, "oipr-bench:PW[slow]"), "oipr-bench:PW[slow]")[0]["status"] == "ok"
+
+
+def test_a_row_whose_probe_fails_is_a_failed_row_tried_again_next_time(corpus, tmp_path):
+    import dataclasses
+
+    from oipr_bench.atlas.adapters.registry import by_id
+    from oipr_bench.atlas.realdata.run import RunCounts, run_rows
+    from oipr_bench.atlas.running.tasks import connect
+
+    class NoBar:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def update(self, n):
+            return None
+
+    ghost = dataclasses.replace(by_id()["oipr-bench:PW"], metric="PW[not on the workers]")  # the workers cannot build it
+    counts = RunCounts()
+    status = run_rows(read_inputs(str(corpus)), tmp_path, [ghost, by_id()["oipr-bench:AUC-ROC"]],
+                      client_factory=lambda n: connect(1), cache=None, timeout=None, budget_minutes=15.0,
+                      progress=lambda total, unit: NoBar(), counts=counts)
+    assert status == {ghost.id: "failed", "oipr-bench:AUC-ROC": "ok"} and counts.rows_failed == 1
+    doc, _ = read_row_file(row_path(tmp_path, ghost.id), ghost.id)
+    assert doc["key"] == "" and doc["status"] == "failed" and "cost probe failed (KeyError" in doc["reason"]

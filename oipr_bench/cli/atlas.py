@@ -201,9 +201,10 @@ def _realdata(directory: Path, args: argparse.Namespace, budget: float) -> int:
                                "probes": counts.probes_run, "rows_written": counts.rows_written})
     print(f"atlas --realdata (environment {env}): {len(chosen)} rows: {counts.rows_skipped} up to date, "
           f"{counts.rows_written} written; {counts.pairs_computed} (row, series) pairs computed, {counts.pairs_read} read "
-          f"from the committed files or the cache, {counts.pairs_failed} failed; {wall:.0f} s wall, "
-          f"{_cpu_seconds() - cpu0:.0f} s CPU in this process")
-    return 1 if counts.pairs_failed else 0
+          f"from the committed files or the cache, {counts.pairs_failed} failed"
+          + (f"; {counts.rows_failed} rows not run (their cost probe failed)" if counts.rows_failed else "")
+          + f"; {wall:.0f} s wall, {_cpu_seconds() - cpu0:.0f} s CPU in this process")
+    return 1 if counts.pairs_failed or counts.rows_failed else 0
 
 
 def _realdata_outputs(directory: Path, inputs: Any, budget: float) -> None:

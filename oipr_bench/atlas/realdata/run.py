@@ -57,6 +57,7 @@ class RunCounts:
     pairs_read: int = 0
     pairs_computed: int = 0
     pairs_failed: int = 0
+    rows_failed: int = 0
     probes_run: int = 0
     worker_cpu_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -106,7 +107,13 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
     counts.rows_run = len(todo)
     if not todo:
         return status
-    plans = _plans(inputs, todo, client_factory, cache, timeout, budget_minutes, counts, progress)
+    plans, failures = _plans(inputs, todo, client_factory, cache, timeout, budget_minutes, counts, progress)
+    for a, _, _ in todo:
+        if plans[a.id] is None:  # written without its key, so the next run tries it again
+            write_row_file(directory, _document(a, "", inputs, None, {}, "failed", failures.get(a.id, "not planned")))
+            status[a.id] = "failed"
+            counts.rows_written += 1
+            counts.rows_failed += 1
     by_name = inputs.by_name()
     results: dict[str, dict[str, Any]] = {a.id: {} for a, _, _ in todo}
     left: dict[str, int] = {}
@@ -142,7 +149,8 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
         cells = {name: results[rid][name] for name in p.series if name in results[rid]}
         state = "ok" if not failed[rid] else "incomplete"
         reason = "" if not failed[rid] else f"{len(failed[rid])} series not computed: " + "; ".join(failed[rid][:3])
-        write_row_file(directory, _document(a, keys[rid], inputs, p, cells, state, reason))
+        # an incomplete row is written without its key: the next run is not done with it (it reads the series kept here)
+        write_row_file(directory, _document(a, keys[rid] if state == "ok" else "", inputs, p, cells, state, reason))
         status[rid] = state
         counts.rows_written += 1
 
@@ -175,10 +183,11 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
 
 def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], client_factory: Callable[[int], Any],
            cache: ResultCache | None, timeout: float | None, budget_minutes: float, counts: RunCounts,
-           progress: Callable[[int, str], Any]) -> dict[str, "planning.Plan | None"]:
-    """Each row's plan from its cost probe (cached; a probe that fails leaves the row unplanned: None)."""
+           progress: Callable[[int, str], Any]) -> tuple[dict[str, "planning.Plan | None"], dict[str, str]]:
+    """Each row's plan from its cost probe (cached; a probe that fails leaves the row unplanned: None), and why a probe failed."""
     probes: dict[str, dict[str, Any]] = {}
     need: list[tuple[Adapter, dict[str, Any]]] = []
+    failures: dict[str, str] = {}
     for a, fields, _ in todo:
         pfields = _probe_fields(fields, inputs)
         hit = cache.get(pfields) if cache is not None else None
@@ -202,13 +211,14 @@ def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], 
                     cache.put(pfields, outcome.value)
             else:
                 why = outcome.failure or outcome.value.get("failure", "")
+                failures[a.id] = f"its cost probe failed ({why}); not run (tried again by the next run)"
                 counts.notes.append(f"{a.id}: cost probe failed ({why}); row not run")
 
         with bar, client_factory(len(tasks)) as client:
             run_tasks(tasks, client, timeout=timeout, on_done=done)
         counts.probes_run += len(tasks)
-    return {a.id: (planning.plan_row(inputs, probes[a.id], budget_minutes) if a.id in probes else None)
-            for a, _, _ in todo}
+    return ({a.id: (planning.plan_row(inputs, probes[a.id], budget_minutes) if a.id in probes else None)
+             for a, _, _ in todo}, failures)
 
 
 def _document(a: Adapter, key: str, inputs: RealInputs, p: "planning.Plan | None", cells: Mapping[str, Any],
