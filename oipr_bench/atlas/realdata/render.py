@@ -17,6 +17,10 @@ def _f(x: Any, digits: int = 3) -> str:
     return "-" if x is None else f"{float(x):.{digits}f}"
 
 
+def _cell(value: Any) -> str:
+    return "failed" if value is None else f"{float(value):g}"
+
+
 def interval(t: Mapping[str, Any] | None) -> str:
     """``0.87 [0.71, 0.97]`` for a tau with its interval; ``-`` when there is none."""
     if not t:
@@ -120,16 +124,26 @@ def disagreement_section(summary: Mapping[str, Any] | None) -> list[str]:
     pairs = summary.get("group_pairs", [])
     out = [REAL_HEADING, "",
            "Pairs of rows of one group (as above) whose rankings of NAB's real detectors differ (Kendall's tau-b below 1 "
-           "on the series both ran; 95 % cluster-bootstrap interval). `holds`: the interval excludes 1. The cause column "
-           "says whether the two rows are declared with different parameters or inputs (a declared difference); where "
-           "they are not, the constructed-case entry of the group above traces how their code differs.", ""]
+           "on the series both ran; 95 % cluster-bootstrap interval). `holds`: the interval excludes 1. The cells that "
+           "differ (by more than 1e-9, or defined in one row only) and the largest difference are the real-data "
+           "reproduction: that detector's output on that series, read by both rows. The cause column says whether the "
+           "two rows are declared with different parameters or inputs (a declared difference); where they are not, the "
+           "constructed-case entry of the group above traces how their code differs.", ""]
     if not pairs:
         return out + ["No pair of rows of one group ranks the detectors differently.", ""]
-    out += ["| group | rows | tau [95 %] | series | holds | cause |", "|---|---|---|---|---|---|"]
+    out += ["| group | rows | tau [95 %] | series | holds | cells that differ | largest difference | cause |",
+            "|---|---|---|---|---|---|---|---|"]
     for p in pairs:
-        cause = "declared: parameters or input differ" if p["parameters_differ"] else "same declaration: see the group's entry above"
+        if p.get("cells_one_failed") and p["cells_one_failed"] == p.get("cells_differ"):
+            cause = f"the same numbers where both compute one; one row fails on {p['cells_one_failed']} cells the other scores"
+        elif p["parameters_differ"]:
+            cause = "declared: parameters or input differ"
+        else:
+            cause = "same declaration: see the group's entry above"
+        big = p.get("largest")
+        where = (f"{big['detector']} on {big['series']}: {_cell(big['a'])} vs {_cell(big['b'])}" if big else "-")
         out.append(f"| {p['group']} | {p['rows'][0]} vs {p['rows'][1]} | {interval(p)} | {p['series']} | "
-                   f"{'yes' if p['holds'] else 'no'} | {cause} |")
+                   f"{'yes' if p['holds'] else 'no'} | {p.get('cells_differ', '-')}/{p.get('cells_compared', '-')} | {where} | {cause} |")
     return out + [""]
 
 

@@ -109,7 +109,25 @@ def group_pairs(docs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
                 continue
             params = sorted(set(da["row"]["params"].items()) ^ set(db["row"]["params"].items()))
             out.append({"group": group, "rows": [a, b], **t, "holds": t["high"] < 1.0,
-                        "parameters_differ": bool(params) or da["row"]["input_kind"] != db["row"]["input_kind"]})
+                        "parameters_differ": bool(params) or da["row"]["input_kind"] != db["row"]["input_kind"],
+                        **_cell_differences(row_values(da, common), row_values(db, common), da["detectors"], common)})
+    return out
+
+
+def _cell_differences(va: np.ndarray, vb: np.ndarray, detectors: Sequence[str], series: Sequence[str]) -> dict[str, Any]:
+    """Where two rows' cells differ: how many (a value apart by more than 1e-9, or defined in one only) and the largest."""
+    both = np.isfinite(va) & np.isfinite(vb)
+    gap = np.where(both, np.abs(va - vb), 0.0)
+    one = np.isfinite(va) != np.isfinite(vb)
+    out: dict[str, Any] = {"cells_differ": int((gap > 1e-9).sum() + one.sum()), "cells_one_failed": int(one.sum()),
+                           "cells_compared": int(va.size), "largest": None}
+    if (gap > 1e-9).any():
+        d, s = np.unravel_index(int(np.argmax(gap)), gap.shape)
+    elif one.any():  # no value apart: the first cell one row could not compute
+        d, s = np.unravel_index(int(np.argmax(one)), one.shape)
+    else:
+        return out
+    out["largest"] = {"detector": detectors[d], "series": series[s], "a": _num(float(va[d, s])), "b": _num(float(vb[d, s]))}
     return out
 
 
