@@ -307,3 +307,16 @@ def test_a_row_whose_probe_fails_is_a_failed_row_tried_again_next_time(corpus, t
     assert status == {ghost.id: "failed", "oipr-bench:AUC-ROC": "ok"} and counts.rows_failed == 1
     doc, _ = read_row_file(row_path(tmp_path, ghost.id), ghost.id)
     assert doc["key"] == "" and doc["status"] == "failed" and "cost probe failed (KeyError" in doc["reason"]
+
+
+def test_a_new_audit_reading_keeps_every_real_data_key(monkeypatch):
+    from oipr_bench.atlas.adapters.registry import by_id
+    from oipr_bench.atlas.realdata.run import CELL_READING_VERSION, PROTOCOL, row_fields
+    from oipr_bench.atlas.running import cache
+
+    a = by_id()["oipr-bench:PW"]
+    before = planning.row_key(row_fields(a), "d", ["x"], PROTOCOL, 15.0)
+    monkeypatch.setattr(cache, "READING_VERSION", cache.READING_VERSION + 7)
+    assert cache.profile_fields({}, "a", "i", "forward")["reading_version"] != row_fields(a)["reading_version"]
+    assert row_fields(a)["reading_version"] == CELL_READING_VERSION
+    assert planning.row_key(row_fields(a), "d", ["x"], PROTOCOL, 15.0) == before

@@ -11,8 +11,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 from oipr_bench.atlas.adapters.base import slug
 from oipr_bench.atlas.adapters.registry import adapters
 from oipr_bench.atlas.realdata.render import cost_lines, costs_markdown, markdown_section
@@ -88,4 +86,18 @@ if __name__ == "__main__":
     head, rest = text.split(START, 1)
     BENCHMARKS.write_text(head + START + expected_block() + END + rest.split(END, 1)[1], encoding="utf-8")
     print("docs/benchmarks.md: real-data atlas costs regenerated")
-    pytest  # noqa: B018 - imported for the test functions above
+
+
+def test_the_summary_is_computed_from_the_committed_row_files():
+    from oipr_bench.atlas.realdata.rowfiles import read_row_files
+    from oipr_bench.atlas.realdata.summary import build_summary
+
+    summary = _summary()
+    docs, refused = read_row_files(ATLAS)
+    assert refused == []
+    again = build_summary(docs, summary["nab"], data_digest=summary["data_digest"], detectors=summary["detectors"],
+                          left_out=summary["left_out"], protocol=summary["protocol"],
+                          budget_minutes=summary["budget_cpu_minutes"])
+    import json
+
+    assert json.loads(json.dumps({"format": summary["format"], **again})) == summary

@@ -33,7 +33,7 @@ from .inputs import RealInputs
 from .rowfiles import committed_cells, read_row_files, write_row_file
 from .work import probe_cost, score_series
 
-__all__ = ["PROTOCOL", "RunCounts", "run_rows"]
+__all__ = ["PROTOCOL", "CELL_READING_VERSION", "RunCounts", "row_fields", "run_rows"]
 
 #: The real-data protocol, as plain data: part of every cell's key (the same as ``oipr-bench realdata``'s).
 PROTOCOL: dict[str, str] = {
@@ -45,6 +45,19 @@ PROTOCOL: dict[str, str] = {
     "cell": "a P/R result ranks by its F1 (eq. 1), one number as it is; a raise, a non-finite number or one outside "
             "the row's declared bounds is a failed cell",
 }
+
+
+#: The version of how a real-data cell is read (the protocol above, a result coerced to one number).  A real-data
+#: key holds it as its ``reading_version`` in place of the audit's :data:`~oipr_bench._version.READING_VERSION`:
+#: the audit's readings (verdicts on the constructed cases) never touch a cell, so a new reading keeps every
+#: committed real-data file valid, while a change to this protocol's reading makes every cell computed again.
+CELL_READING_VERSION = 1
+
+
+def row_fields(a: Adapter) -> dict[str, Any]:
+    """The key fields of a row on real data: its profile's (:func:`~..running.profile_keys.profile_key_fields`),
+    with :data:`CELL_READING_VERSION` as its reading version."""
+    return {**profile_key_fields(a), "reading_version": CELL_READING_VERSION}
 
 
 @dataclass
@@ -91,7 +104,7 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
     status: dict[str, str] = {}
     todo: list[tuple[Adapter, dict[str, Any], str]] = []
     for a in adapters:
-        fields = profile_key_fields(a)
+        fields = row_fields(a)
         key = planning.row_key(fields, inputs.digest, detectors, PROTOCOL, budget_minutes)
         if committed.get(a.id, {}).get("key") == key:
             status[a.id] = "skipped"
