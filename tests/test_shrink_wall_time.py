@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from oipr_bench import evaluators
+from oipr_bench.auditing.calling.deadline import THREAD_NAME
 from oipr_bench.auditing.calling.runner import Caller, call_evaluator
 from oipr_bench.auditing.regression.differential import disagreement, run_family
 from oipr_bench.auditing.regression.score_differential import (difference_of, one_number, run_score_differential,
@@ -31,7 +32,9 @@ SLOW = 5.0
 
 
 def _bounded_threads_are_daemons() -> bool:
-    return all(t.daemon for t in threading.enumerate() if t.name.startswith("oipr-bench-bounded-call"))
+    """The abandoned call still runs (it sleeps), in a daemon thread: the process may end without it."""
+    running = [t for t in threading.enumerate() if t.name == THREAD_NAME]
+    return bool(running) and all(t.daemon for t in running)
 
 
 class _SlowAfter:
