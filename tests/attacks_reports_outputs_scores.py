@@ -76,8 +76,8 @@ def slow_candidates(t, s):
 """
 SMD = REPO.parent / "shared" / "reference-data" / "authors-smd"
 PRECIOUS = "precious data\n"
-#: Said for a finding fixed in parallel: its test comes with the fix.
-WITH_ITS_FIX = "the test added with its fix"
+#: Said for a finding that no pytest test covers: this script's check is its only test.
+ONLY_HERE = "this script's check only (no pytest test)"
 
 
 class Skipped(Exception):
@@ -329,7 +329,10 @@ def shrink_budget_bounds_wall_time(r: Run) -> str:
     if found is None:
         return f"no shrink: exit {proc.returncode}: {proc.stdout.strip()[-200:]}"
     took = float(found.group(1))
-    return "" if took <= budget + 3.0 else f"shrink took {took:.1f} s with a budget of {budget:g} s (command {wall:.0f} s)"
+    slack = 0.5  # oipr_bench.auditing.regression.shrink.BUDGET_SLACK, the slack the docs state
+    if took > budget + slack:
+        return f"shrink took {took:.1f} s with a budget of {budget:g} s (command {wall:.0f} s)"
+    return "" if "budget ran out" in proc.stdout else f"the budget ran out unsaid: {proc.stdout.strip()[-200:]}"
 
 
 def n6_threshold_messages(r: Run) -> str:
@@ -426,6 +429,10 @@ def leftover_atlas_profile_number(r: Run) -> str:
 
 V = "tests/test_verify_code_trust.py::"
 P = "tests/test_protected_outputs.py::"
+SD = "tests/test_score_differential.py::"
+TC = "tests/test_trust_chain.py::"
+SMD_T = "tests/test_reproduction_smd.py::"
+W = "tests/test_shrink_wall_time.py::"
 ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
     ("N1 verify: a report naming io:FileIO/_io:FileIO", n1_verify_constructs_what_a_report_names,
      V + "test_verify_refuses_code_the_report_names_from_elsewhere_before_running_it"),
@@ -433,28 +440,60 @@ ATTACKS: list[tuple[str, Callable[[Run], str], str]] = [
      P + "test_audit_refuses_to_write_over_oipr_benchs_own_init, test_audit_refuses_to_write_over_numpys_init_in_the_"
          "environment, test_audit_refuses_to_write_over_the_report_schema, test_the_plugin_refuses_the_report_schema_as"
          "_its_report, test_no_cli_output_option_writes_into_a_protected_place"),
-    ("N3 score-differential: SystemExit(0), os._exit(3)", n3_system_exit_in_a_score_evaluator, WITH_ITS_FIX),
+    ("N3 score-differential: SystemExit(0), os._exit(3)", n3_system_exit_in_a_score_evaluator,
+     SD + "test_the_command_names_an_evaluator_that_calls_exit, "
+          "tests/test_hostile_processes.py::test_os_exit_in_process_is_named_not_a_silent_end"),
     ("N9 reproduce --table 6: --lower-is-better/--bounds for P/R", n9_reproduce_scalar_options_for_a_pr_evaluator,
-     WITH_ITS_FIX),
-    ("N2 score-differential: a non-deterministic evaluator", n2_score_differential_non_deterministic, WITH_ITS_FIX),
-    ("N4 masked score arrays", n4_masked_scores, WITH_ITS_FIX),
-    ("N5 datetime64/timedelta64 scores", n5_datetime_scores, WITH_ITS_FIX),
-    ("N13 verify --tolerance inf / 1e9", n13_verify_tolerance, WITH_ITS_FIX),
-    ("N17 score-differential: --tolerance inf, -n 1e9, --family twice", n17_score_differential_bounds, WITH_ITS_FIX),
-    ("N14 verify: an edited fixtures.cases_file", n14_cases_file_compared, WITH_ITS_FIX),
-    ("N16 state digests: lambda, closure, seed, nested", n16_state_digests, WITH_ITS_FIX),
-    ("N18 plugin: --oipr-report/--evaluator given twice", n18_plugin_options_repeated, WITH_ITS_FIX),
-    ("N7 score-differential --timeout", n7_score_differential_timeout, WITH_ITS_FIX),
-    ("N6 thresholds=0 / -5: one message", n6_threshold_messages, WITH_ITS_FIX),
-    ("N8 score-differential names a mutated input", n8_score_differential_names_a_mutation, WITH_ITS_FIX),
-    ("N10 reproduce --data: a folder/loop/FIFO for a CSV", n10_reproduce_data_not_a_file, WITH_ITS_FIX),
-    ("N11 atlas --where: a 100,000-character argument", n11_atlas_where_long_argument, WITH_ITS_FIX),
-    ("N15 verify report.html", n15_verify_an_html_report, WITH_ITS_FIX),
-    ("docs: the standalone RangeAUC's numbers", docs_range_auc_standalone, WITH_ITS_FIX),
-    ("leftover M4: edited expectation_source/reason", leftover_expectation_provenance_verified, WITH_ITS_FIX),
-    ("leftover L1: edited number in atlas/profiles (atlas env)", leftover_atlas_profile_number, WITH_ITS_FIX),
-    ("leftover: a slow shrink candidate overruns the budget", shrink_budget_bounds_wall_time, WITH_ITS_FIX),
+     SMD_T + "test_a_scalar_declaration_for_a_precision_recall_evaluator_is_refused"),
+    ("N2 score-differential: a non-deterministic evaluator", n2_score_differential_non_deterministic,
+     SD + "test_a_non_deterministic_evaluator_is_named_not_shrunk, test_a_deterministic_difference_is_confirmed_before"
+          "_it_is_printed"),
+    ("N4 masked score arrays", n4_masked_scores, "tests/test_hostile_inputs.py::test_masked_scores_are_refused_like_nan"),
+    ("N5 datetime64/timedelta64 scores", n5_datetime_scores,
+     "tests/test_hostile_inputs.py::test_time_valued_scores_are_refused"),
+    ("N13 verify --tolerance inf / 1e9", n13_verify_tolerance,
+     TC + "test_verify_refuses_a_tolerance_that_is_not_a_finite_number, test_verify_states_a_tolerance_other_than_its"
+          "_default"),
+    ("N17 score-differential: --tolerance inf, -n 1e9, --family twice", n17_score_differential_bounds,
+     SD + "test_the_command_usage_errors_are_one_line"),
+    ("N14 verify: an edited fixtures.cases_file", n14_cases_file_compared, TC + "test_verify_catches_an_edited_cases_file"),
+    ("N16 state digests: lambda, closure, seed, nested", n16_state_digests,
+     TC + "test_objects_differing_in_a_lambda_a_closure_a_generator_or_a_nested_object_sign_differently"),
+    ("N18 plugin: --oipr-report/--evaluator given twice", n18_plugin_options_repeated,
+     "tests/test_hostile_conflicts.py::test_the_plugin_refuses_any_single_valued_option_given_twice"),
+    ("N7 score-differential --timeout", n7_score_differential_timeout, SD + "test_the_command_ends_a_call_after_its_timeout"),
+    ("N6 thresholds=0 / -5: one message", n6_threshold_messages,
+     "tests/test_hostile_messages.py::test_a_threshold_count_below_one_gets_one_message"),
+    ("N8 score-differential names a mutated input", n8_score_differential_names_a_mutation,
+     SD + "test_the_command_names_an_evaluator_that_mutates_its_input"),
+    ("N10 reproduce --data: a folder/loop/FIFO for a CSV", n10_reproduce_data_not_a_file,
+     SMD_T + "test_a_data_file_that_is_not_a_regular_file_is_named_as_such"),
+    ("N11 atlas --where: a 100,000-character argument", n11_atlas_where_long_argument,
+     "tests/test_hostile_atlas.py::test_a_huge_where_argument_is_cut_in_the_message"),
+    ("N15 verify report.html", n15_verify_an_html_report,
+     "tests/test_verify.py::test_verify_of_an_html_report_says_it_is_not_verifiable"),
+    ("docs: the standalone RangeAUC's numbers", docs_range_auc_standalone, ONLY_HERE),
+    ("leftover M4: edited expectation_source/reason", leftover_expectation_provenance_verified,
+     TC + "test_verify_catches_an_edited_expectation_reason, test_verify_catches_a_default_expectation_edited_into_a"
+          "_declared_one, test_verify_catches_an_edited_reason_of_a_declared_expectation"),
+    ("leftover L1: edited number in atlas/profiles (atlas env)", leftover_atlas_profile_number,
+     "tests/test_atlas_cli.py::test_check_catches_an_edited_number_inside_a_stored_report"),
+    ("leftover: a slow shrink candidate overruns the budget", shrink_budget_bounds_wall_time,
+     W + "test_the_score_differential_command_prints_the_reached_case_within_its_budget, test_a_score_differential_run"
+         "_stops_at_the_budget_and_prints_a_real_counterexample, test_the_binary_differential_stops_at_the_budget_and"
+         "_prints_a_pair_that_differs, test_an_audit_runs_no_family_after_one_abandoned_a_call"),
 ]
+
+
+def named_tests(covered_by: str) -> list[tuple[str, str]]:
+    """The ``(file, test name)`` pairs a "covered by" entry names: ``file::name``, then bare names in the same file."""
+    if covered_by == ONLY_HERE:
+        return []
+    named, file = [], ""
+    for item in covered_by.split(", "):
+        file, name = item.split("::") if "::" in item else (file, item)
+        named.append((file, name))
+    return named
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -226,8 +226,6 @@ def console_main() -> None:
     alive after the report, a daemon thread writing while the interpreter shuts down) cannot change
     the exit code or hold the run. Without user code the interpreter exits normally.
     """
-    import os
-
     code = main()
     streams = sys.modules.get("oipr_bench.auditing.calling.streams")
     if streams is None or not streams.touched[0]:
@@ -237,7 +235,9 @@ def console_main() -> None:
             stream.flush()
         except Exception:  # noqa: BLE001 - a closed pipe (| head): nothing more can be said
             pass
-    os._exit(code)
+    from ..auditing.calling.isolation import REAL_EXIT  # os._exit may still be replaced by an abandoned call
+
+    REAL_EXIT(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

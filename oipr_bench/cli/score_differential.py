@@ -104,7 +104,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{result.family}: FAILED: {result.message}")
     failed = sum(1 for r in results if r.status != "passed")
     planned = len(args.family or SCORE_FAMILIES)
-    stopped = f"; stopped at the first that differs (-x): {planned - len(results)} not run" if len(results) < planned else ""
+    stopped = ""
+    if len(results) < planned and results[-1].shrink_abandoned:
+        stopped = (f"; stopped: the evaluator is not called again after an abandoned call (its state is not trusted): "
+                   f"{planned - len(results)} not run")
+    elif len(results) < planned:
+        stopped = f"; stopped at the first that differs (-x): {planned - len(results)} not run"
     print(f"score-differential {args.evaluator} vs {args.reference}: {len(results) - failed} families agree, {failed} differ"
           f"{stopped}")
     return 1 if failed else 0

@@ -3,7 +3,9 @@
 * :func:`~oipr_bench.auditing.calling.streams.evaluator_streams` (re-exported): the
   evaluator's output goes to stderr (see :mod:`oipr_bench.auditing.calling.streams`).
 * :class:`SigintWatch`: tells a real Ctrl-C (a SIGINT delivered while the
-  evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself.
+  evaluator runs) from a ``KeyboardInterrupt`` the evaluator raises itself (in a thread of
+  :data:`CALL_THREADS` every ``KeyboardInterrupt`` is the evaluator's own: a Ctrl-C reaches the
+  main thread, which is waiting for it).
 * :func:`watch_parent`: an isolated worker process dies with its parent
   (Linux parent-death signal, plus a watchdog thread everywhere).
 * :func:`guarded`: every touch of user code outside the call itself (import,
@@ -14,7 +16,8 @@
   and the step.
 * :func:`exit_reported`: ``os._exit`` called by the evaluator in this process raises
   :class:`ProcessExit`, reported as a failure of the call, instead of ending the run with no
-  message (in a worker process it ends the worker: ``crashed``).
+  message (in a worker process it ends the worker: ``crashed``); :data:`REAL_EXIT` stays the
+  real one for the end of the program while an abandoned call still holds the replacement.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -32,7 +36,14 @@ from ...guards import clip, describe_exception, printable
 from .streams import evaluator_streams
 
 __all__ = ["outcome_text", "SigintWatch", "watch_parent", "described", "guarded", "evaluator_streams", "ProcessExit",
-           "exit_reported", "IN_WORKER"]
+           "exit_reported", "IN_WORKER", "CALL_THREADS", "REAL_EXIT"]
+
+#: Threads that run one call of an evaluator for a caller waiting in the main thread
+#: (:mod:`oipr_bench.auditing.calling.deadline`).
+CALL_THREADS: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+#: ``os._exit`` as this module found it: :func:`exit_reported` replaces ``os._exit`` while a call runs,
+#: and a call abandoned in a thread may still hold the replacement when the program ends.
+REAL_EXIT = os._exit
 
 T = TypeVar("T")
 
@@ -52,7 +63,8 @@ class SigintWatch:
     what the previous handler would (normally: raise KeyboardInterrupt).  A
     KeyboardInterrupt caught while ``real`` is False was raised by the
     evaluator itself.  Outside the main thread no handler can be installed,
-    so every KeyboardInterrupt counts as real (``real`` starts True there).
+    so every KeyboardInterrupt counts as real (``real`` starts True there), except in a
+    thread of :data:`CALL_THREADS`, which a real Ctrl-C never reaches.
     """
 
     def __init__(self) -> None:
@@ -72,7 +84,7 @@ class SigintWatch:
 
     def __enter__(self) -> "SigintWatch":
         if threading.current_thread() is not threading.main_thread():
-            self.real = True
+            self.real = threading.current_thread() not in CALL_THREADS
             return self
         try:
             self._previous = signal.getsignal(signal.SIGINT)

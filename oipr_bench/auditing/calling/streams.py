@@ -11,6 +11,11 @@
   write from another thread to stderr. Writes through the guards are serialised by one lock.
 * A process the user code forked returns into oipr-bench's code only to leave at once
   (``os._exit(0)``): a fork never runs the rest of the audit twice.
+* A call abandoned in a thread (:mod:`oipr_bench.auditing.calling.deadline`) while it is still
+  inside :func:`evaluator_streams`: :func:`give_back_streams` gives the caller its stdout back at
+  once (writes from other threads still go to stderr); the abandoned call, when it ends, leaves the
+  streams as they are then.  A raw write to file descriptor 1 from the abandoned call after that
+  reaches stdout: nothing can redirect one thread's descriptor writes.
 * :func:`started_threads`: the threads user code started (a test's own threads are not the
   evaluator's: the pytest plugin blames and ends only these).
 * A recursion limit the user code changed is put back after it returns.
@@ -42,6 +47,16 @@ _STARTED: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
 _KEEP: dict[Any, Any] = {}
 #: Most objects kept (a user replacing sys.stdout on every call cannot grow this without bound).
 _MAX_KEEP = 10_000
+#: The caller's streams saved by each :func:`evaluator_streams` still open, outermost first, by thread id (see
+#: :func:`give_back_streams`).
+_OPEN: dict[int, list[tuple[Any, Any, int | None]]] = {}
+_OPEN_LOCK = threading.Lock()
+#: Threads whose call was abandoned (:func:`give_back_streams`): user code is not started in them again.
+_ABANDONED: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+
+
+class AbandonedThread(RuntimeError):
+    """User code about to start in a thread whose call was abandoned (the caller has gone on without it)."""
 
 
 class _StreamGuard:
@@ -154,6 +169,8 @@ def evaluator_streams() -> Iterator[None]:
     ``os.write(1, ...)`` is redirected too) when both exist. See the module docstring for threads
     and forks.
     """
+    if threading.current_thread() in _ABANDONED:
+        raise AbandonedThread("the call was abandoned: the evaluator is not called again in its thread")
     touched[0] = True
     pid = os.getpid()
     threads = threading.active_count()
@@ -172,6 +189,9 @@ def evaluator_streams() -> Iterator[None]:
     _kept(saved_out)
     _kept(saved_err)
     sys.stdout = sys.stderr = _guard_for(saved_err)
+    ident, saved = threading.get_ident(), (saved_out, saved_err, saved_fd)
+    with _OPEN_LOCK:
+        _OPEN.setdefault(ident, []).append(saved)
     try:
         yield
     finally:
@@ -180,13 +200,51 @@ def evaluator_streams() -> Iterator[None]:
         if os.getpid() != pid:  # a child the user code forked: it must not run the rest of the audit
             os._exit(0)
         _STARTED.update(t for t in threading.enumerate() if t not in before)
-        _kept(sys.stdout)
-        _kept(sys.stderr)
-        _flush(sys.stdout, sys.stderr, saved_err)
-        out, err = _repaired(saved_out, saved_err)
-        if threading.active_count() > threads and not isinstance(out, MainThreadStdout):
-            out = _kept(MainThreadStdout(out, err))
-        sys.stdout, sys.stderr = _kept(out), _kept(err)
+        if _still_open(ident, saved):
+            _kept(sys.stdout)
+            _kept(sys.stderr)
+            _flush(sys.stdout, sys.stderr, saved_err)
+            out, err = _repaired(saved_out, saved_err)
+            if threading.active_count() > threads and not isinstance(out, MainThreadStdout):
+                out = _kept(MainThreadStdout(out, err))
+            sys.stdout, sys.stderr = _kept(out), _kept(err)
+            if saved_fd is not None:
+                os.dup2(saved_fd, 1)
+                os.close(saved_fd)
+        # else an abandoned call ending late: the caller has had its streams back since (give_back_streams)
+
+
+def _still_open(ident: int, saved: tuple[Any, Any, int | None]) -> bool:
+    """Remove ``saved`` from the open streams of thread ``ident``; False when :func:`give_back_streams` took it
+    (then its saved descriptor is closed here, under the lock that give_back_streams duplicates it under)."""
+    with _OPEN_LOCK:
+        stack = _OPEN.get(ident, [])
+        if not any(entry is saved for entry in stack):
+            if saved[2] is not None:
+                os.close(saved[2])
+            return False
+        stack[:] = [entry for entry in stack if entry is not saved]
+        if not stack:
+            _OPEN.pop(ident, None)
+        return True
+
+
+def give_back_streams(thread: threading.Thread) -> None:
+    """The caller's stdout and stderr back while ``thread``, an abandoned call, is still inside :func:`evaluator_streams`.
+
+    File descriptor 1 is pointed back at stdout and ``sys.stdout`` becomes a :class:`MainThreadStdout`
+    (the abandoned call's prints keep going to stderr); nothing more happens when ``thread`` is not
+    inside :func:`evaluator_streams`.  The abandoned call, when it ends, closes its saved descriptor
+    and changes nothing else; user code is not started in ``thread`` again (:class:`AbandonedThread`).
+    """
+    _flush(sys.stdout, sys.stderr)
+    with _OPEN_LOCK:
+        _ABANDONED.add(thread)
+        stack = _OPEN.pop(thread.ident, None) if thread.ident is not None else None
+        if not stack:
+            return
+        saved_out, saved_err, saved_fd = stack[0]  # the caller's own streams, from before the outermost entry
         if saved_fd is not None:
             os.dup2(saved_fd, 1)
-            os.close(saved_fd)
+    out, err = _repaired(saved_out, saved_err)
+    sys.stdout, sys.stderr = _kept(MainThreadStdout(out, err)), _kept(err)

@@ -252,7 +252,7 @@ class AuditSession:
     def differential_result(self, family: str) -> DifferentialResult:
         """Compare the evaluator with the reference on ``family``'s generated pairs (cached)."""
         if family not in self._diff_results:
-            self._diff_results[family] = run_configured(self.call, self.options, family)
+            self._diff_results[family] = run_configured(self.call, self.options, family, self._diff_results.values())
         return self._diff_results[family]
 
     # -- all at once -----------------------------------------------------------------------------

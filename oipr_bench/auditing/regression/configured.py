@@ -11,6 +11,10 @@ call (timeout, isolation, declared bounds) by
 :class:`~oipr_bench.auditing.regression.score_differential.ScoreDisagreement`, so the profile, the
 report, the pytest items and ``verify`` treat both alike.
 
+A family whose shrinking abandoned a call of the evaluator (its budget ran out mid-call) is the
+last one that calls it: the evaluator's state after an abandoned call is not trusted, so the later
+families are reported as not run (:func:`run_configured` with ``earlier``).
+
 Either reference also compares every case of the dataset with its stored values
 (``reference[<case>]`` items, :func:`compares_cases`): a score reference's numbers are in
 ``reference_results/values_*.json`` (:data:`oipr_bench.reference.SCORE_VALUE_FILES`).
@@ -18,14 +22,15 @@ Either reference also compares every case of the dataset with its stored values
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Iterable
 
 from ...evaluators import SCORE_NAMES, get
 from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES
-from ...vocabulary import FAMILIES
+from ...vocabulary import FAILED, FAMILIES
 from .differential import Call, DifferentialResult
 from .differential import run_configured as run_binary_configured
-from .score_differential import CallFailed, ScoreDisagreement, one_number, run_score_family
+from .score_differential import CallFailed, ScoreDisagreement, one_number, run_score_family, value_of
 
 __all__ = ["families_of", "compares_cases", "run_configured", "CallFailed"]
 
@@ -42,14 +47,23 @@ def compares_cases(options: Any) -> bool:
     return options.reference is not None
 
 
-def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
+def run_configured(call: Call, options: Any, family: str, earlier: Iterable[DifferentialResult] = ()) -> DifferentialResult:
     """Run ``family`` as ``options`` say (reference, parameters, N, seed, tolerance, shrink budget).
+
+    ``earlier``: the families this audit ran before; after one whose shrinking abandoned a call
+    (``shrink_abandoned``) the evaluator is not called again and ``family`` is reported as not run.
 
     Raises
     ------
     KeyError
         ``family`` is not run in this audit (no ``differential``, or not one of :func:`families_of`).
     """
+    abandoned = next((r for r in earlier if r.shrink_abandoned), None)
+    if abandoned is not None and family in families_of(options):
+        return DifferentialResult(family, FAILED, options.differential, 0, options.seed,
+                                  f"not run: the shrinking of family {abandoned.family} abandoned a call of the "
+                                  f"evaluator when its budget ran out; the evaluator is not called again, as its "
+                                  f"state after an abandoned call is not trusted", shrink_abandoned=True)
     if options.reference not in SCORE_NAMES:
         return run_binary_configured(call, options, family)
     if family not in families_of(options):
@@ -61,8 +75,17 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
                          seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
                          shrink_budget=options.shrink_budget,
                          thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)))
-    found, shrunk = (None if case is None else ScoreDisagreement.of(evaluator, reference, case, tol)
-                     for case in (r.found, r.shrunk))
+    found, shrunk = (None if case is None else _disagreement(evaluator, reference, case, tol, r) for case in (r.found, r.shrunk))
     return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,
                               None if r.found is None else r.found.index, r.shrink_steps, r.shrink_seconds,
-                              r.shrink_finished, r.seconds)
+                              r.shrink_finished, r.seconds, r.shrink_abandoned)
+
+
+def _disagreement(evaluator: Any, reference: Any, case: Any, tol: float, r: Any) -> ScoreDisagreement:
+    """Both sides on ``case`` again; after an abandoned call only the reference (the evaluator's value is
+    then not stored: ``mine`` None, and ``problem`` is what the run saw on the shrunk case)."""
+    if not r.shrink_abandoned:
+        return ScoreDisagreement.of(evaluator, reference, case, tol)
+    ref = value_of(reference, case)[0]
+    return ScoreDisagreement(case, None, None if ref is None or math.isnan(ref) else ref,
+                             r.problem if case is r.shrunk else r.found_problem)

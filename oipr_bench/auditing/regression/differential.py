@@ -38,7 +38,7 @@ from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
 from .shrink import Pair, shrink
-from .score_differential import RECONFIRM, ScoreDisagreement
+from .score_differential import NOT_CONFIRMED, RECONFIRM, ScoreDisagreement
 
 __all__ = ["Disagreement", "DifferentialResult", "run_family", "reproduction", "reconfirm", "RECONFIRM", "one_number_tolerance",
            "DEFAULT_SHRINK_BUDGET",
@@ -206,6 +206,9 @@ class DifferentialResult:
         How the shrinking went (``shrink_finished`` False: the budget ran out first).
     seconds : float
         Wall time of the family (shrinking included).
+    shrink_abandoned : bool
+        The budget ran out during a call, which was abandoned: the evaluator is not called again in this
+        run (not stored in a report; the message says it).
     """
 
     family: str
@@ -221,6 +224,7 @@ class DifferentialResult:
     shrink_seconds: float = 0.0
     shrink_finished: bool = True
     seconds: float = 0.0
+    shrink_abandoned: bool = False
 
     @property
     def reproduction(self) -> str:
@@ -263,12 +267,13 @@ def _failure_message(name: str, family: str, n: int, seed: int, index: int, foun
     failed = found.mine is None and found.problem.startswith("the evaluator ")  # raised, timed out, ...: no value
     what = f"the evaluator {found.problem[14:].split(':')[0]}" if failed else f"differs from {name}"
     head = f"{what} on pair {index + 1} of {n} of family {family} (seed {seed})"
-    how = "finished" if outcome.finished else f"budget ran out; smallest reached after {outcome.tried} candidates"
-    if confirmed == RECONFIRM:
+    ran_out = "budget ran out during a call, which was abandoned" if outcome.abandoned else "budget ran out"
+    how = "finished" if outcome.finished else f"{ran_out}; smallest reached after {outcome.tried} candidates"
+    if confirmed == RECONFIRM or outcome.abandoned:
         lines = [f"{head}:"]
         lines += [f"  {line}" for line in found.lines(name)]
-        lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; confirmed by {RECONFIRM} more "
-                     f"calls of both) to:")
+        confirmation = NOT_CONFIRMED if outcome.abandoned else f"confirmed by {RECONFIRM} more calls of both"
+        lines.append(f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; {confirmation}) to:")
         lines += [f"  {line}" for line in shrunk.lines(name)]
         lines.append(f"reproduce: {reproduction(shrunk.pair)}")
         return "\n".join(lines)
@@ -313,6 +318,14 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
         Most events in one series of the ``cardinality`` family (default: up to its 32,769-event pairs).
     """
     start = time.perf_counter()
+    seen: dict[int, Disagreement] = {}  # the last difference seen on each pair (by identity; d.pair keeps it alive)
+
+    def differs(c: Pair) -> bool:
+        d = disagreement(call, reference, c, tolerance)
+        if d.problem:
+            seen[id(c)] = d
+        return bool(d.problem)
+
     for pair in family_pairs(family, n, seed, scales_of(params), max_events=max_events):
         p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
         called = time.perf_counter()
@@ -320,19 +333,21 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
         if not found.problem:
             continue
         per_point = (time.perf_counter() - called) / max(p.length, 1)  # the shrink budget bounds wall time
-        outcome = shrink(p, lambda c: bool(disagreement(call, reference, c, tolerance).problem), shrink_budget,
-                         seconds_per_point=per_point)
+        outcome = shrink(p, differs, shrink_budget, seconds_per_point=per_point)
         # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
-        # on which they differ (a non-deterministic evaluator misleads the shrinking).
-        again = reconfirm(call, reference, outcome.pair, tolerance)
+        # on which they differ (a non-deterministic evaluator misleads the shrinking).  Not after an abandoned
+        # call: the evaluator is not called again; the pair is shown with the outputs of its last call.
+        again = [seen.get(id(outcome.pair), found)] if outcome.abandoned else \
+            reconfirm(call, reference, outcome.pair, tolerance)
         confirmed, found_confirmed, shrunk = len(again), None, (again[-1] if again else found)
-        if confirmed < RECONFIRM:
+        if confirmed < RECONFIRM and not outcome.abandoned:
             found_again = reconfirm(call, reference, p, tolerance) if outcome.pair != p else again
             found_confirmed = len(found_again)
             shrunk = found_again[-1] if found_confirmed == RECONFIRM else found
         msg = _failure_message(name, family, n, seed, pair.index, found, shrunk, outcome, confirmed, found_confirmed)
         return DifferentialResult(family, FAILED, n, pair.index + 1, seed, msg, found, shrunk, pair.index,
-                                  outcome.steps, outcome.seconds, outcome.finished, time.perf_counter() - start)
+                                  outcome.steps, outcome.seconds, outcome.finished, time.perf_counter() - start,
+                                  outcome.abandoned)
     seconds = time.perf_counter() - start
     return DifferentialResult(family, PASSED, n, n, seed, f"{n} pairs agree with {name} (seed {seed}, {seconds:.2f} s)",
                               seconds=seconds)

@@ -33,7 +33,8 @@ from ..table5.readings import KIND_SCORE
 from .score_shrink import ScoreShrinkOutcome, shrink_case
 
 __all__ = ["ScoreDifferentialResult", "ScoreDisagreement", "run_score_family", "run_score_differential",
-           "case_reproduction", "value_of", "difference_of", "DEFAULT_SHRINK_BUDGET", "RECONFIRM", "CallFailed", "one_number"]
+           "case_reproduction", "value_of", "difference_of", "DEFAULT_SHRINK_BUDGET", "RECONFIRM", "CallFailed", "one_number",
+           "NOT_CONFIRMED"]
 
 #: Calls of both sides that must all differ again before a case is shrunk or printed (a non-deterministic
 #: evaluator misleads the shrinking); the binary differential uses the same number.
@@ -120,6 +121,10 @@ class ScoreDifferentialResult:
         What differs on the shrunk case.
     shrink_steps, shrink_finished, seconds :
         How the shrinking went, and the family's wall time.
+    shrink_abandoned : bool
+        The budget ran out during a call, which was abandoned: the evaluator is not called again.
+    found_problem : str
+        What differed on the first differing case as generated.
     """
 
     family: str
@@ -135,6 +140,8 @@ class ScoreDifferentialResult:
     shrink_finished: bool = True
     seconds: float = 0.0
     shrink_seconds: float = 0.0
+    shrink_abandoned: bool = False
+    found_problem: str = ""
 
     @property
     def reproduction(self) -> str:
@@ -194,19 +201,26 @@ def _reconfirmed(problem: Callable[[ScoreCase], str], case: ScoreCase, times: in
     return [p for p in (problem(case) for _ in range(times)) if p]
 
 
+#: What a report says of a counterexample reached when a call was abandoned (binary and score differentials alike).
+NOT_CONFIRMED = ("not confirmed by more calls: the evaluator is not called again, as its state after an abandoned call "
+                 "is not trusted")
+
+
 def _failure_message(name: str, family: str, n: int, seed: int, found: ScoreCase, first: str, shrunk: ScoreCase,
                      shrunk_problem: str, outcome: Any, confirmed: int, found_confirmed: int | None) -> str:
     """The report of a difference, in the binary differential's words (see ``differential._failure_message``)."""
     failed = first.startswith("the evaluator ") and " vs " not in first  # raised, exited, timed out, ...: no value
     what = first if failed else f"differs from {name}"
     head = f"{what} on case {found.index + 1} of {n} of family {family} (seed {seed})"
-    how = "finished" if outcome.finished else "budget ran out"
-    if confirmed == RECONFIRM:
+    abandoned = getattr(outcome, "abandoned", False)
+    how = "finished" if outcome.finished else "budget ran out during a call, which was abandoned" if abandoned \
+        else "budget ran out"
+    if confirmed == RECONFIRM or abandoned:
+        confirmation = NOT_CONFIRMED if abandoned else f"confirmed by {RECONFIRM} more calls of both"
         return "\n".join([
             f"{head}: {first}" if not failed else f"{head}:",
             f"  {_describe(found)}",
-            f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; confirmed by {RECONFIRM} more calls of "
-            f"both) to: {shrunk_problem}",
+            f"shrunk in {outcome.seconds:.2f} s ({outcome.steps} steps, {how}; {confirmation}) to: {shrunk_problem}",
             f"  {_describe(shrunk)}",
             f"reproduce: {case_reproduction(shrunk)}"])
     if found_confirmed == RECONFIRM:  # the shrinking was misled; the case as found does reproduce
@@ -234,9 +248,13 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
     non-deterministic evaluator (or reference), with no counterexample.
     """
     start = time.perf_counter()
+    seen: dict[int, tuple[ScoreCase, str]] = {}  # what last differed on each case (by identity, the case kept alive)
 
     def problem(case: ScoreCase) -> str:
-        return difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
+        found = difference_of(value_of(evaluator, case), value_of(reference, case), tolerance)
+        if found:
+            seen[id(case)] = case, found
+        return found
 
     for case in score_cases(family, n, seed, window, thresholds):
         called = time.perf_counter()
@@ -251,7 +269,10 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
             return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, case, found, 0, True,
                                            time.perf_counter() - start, 0.0)
         outcome = shrink_case(case, lambda c: bool(problem(c)), shrink_budget, per_point)
-        again = _reconfirmed(problem, outcome.case) if outcome.case != case else found_again
+        if outcome.abandoned:  # the evaluator is not called again: what differed in the shrinking's own call
+            again = [seen.get(id(outcome.case), (case, found))[1]] * RECONFIRM
+        else:
+            again = _reconfirmed(problem, outcome.case) if outcome.case != case else found_again
         confirmed = len(again)
         shrunk = outcome.case if confirmed == RECONFIRM else case
         shrunk_problem = again[-1] if confirmed == RECONFIRM else found
@@ -259,7 +280,7 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
                                    RECONFIRM)
         return ScoreDifferentialResult(family, FAILED, n, case.index + 1, seed, message, case, shrunk,
                                        shrunk_problem, outcome.steps, outcome.finished, time.perf_counter() - start,
-                                       outcome.seconds)
+                                       outcome.seconds, outcome.abandoned, found)
     seconds = time.perf_counter() - start
     return ScoreDifferentialResult(family, PASSED, n, n, seed, f"{n} cases agree with {name} (seed {seed}, {seconds:.2f} s)",
                                    seconds=seconds)
@@ -271,7 +292,9 @@ def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", refe
                            fail_fast: bool = False) -> list[ScoreDifferentialResult]:
     """Run ``evaluator`` against the built-in score evaluator ``reference`` on every family in ``families``.
 
-    With ``fail_fast`` the run stops after the first family that differs (its result is the last).
+    With ``fail_fast`` the run stops after the first family that differs (its result is the last); it
+    always stops after a family whose shrinking abandoned a call (``shrink_abandoned``): the evaluator's
+    state after an abandoned call is not trusted, so it is not called again.
 
     Raises
     ------
@@ -293,6 +316,6 @@ def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", refe
     for family in families:
         results.append(run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
                                         tolerance=tolerance, shrink_budget=shrink_budget, thresholds=thresholds))
-        if fail_fast and results[-1].status != PASSED:
+        if (fail_fast and results[-1].status != PASSED) or results[-1].shrink_abandoned:
             break
     return results

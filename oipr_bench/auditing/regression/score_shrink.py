@@ -20,14 +20,13 @@ Every candidate is strictly smaller in ``length + events + event points + distin
 
 from __future__ import annotations
 
-import time
 from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 
 from ...scenarios.events import events_list, from_events
 from ...testing.score_families import ScoreCase
-from .shrink import fits_in_budget
+from .shrink import Budget
 
 __all__ = ["ScoreShrinkOutcome", "shrink_case", "case_size", "POSITIONS"]
 
@@ -36,13 +35,15 @@ POSITIONS = 16
 
 
 class ScoreShrinkOutcome(NamedTuple):
-    """What :func:`shrink_case` reached: the case, steps taken, candidates tried, seconds, whether it finished."""
+    """What :func:`shrink_case` reached: the case, steps taken, candidates tried, seconds, whether it finished,
+    and whether the budget ran out during a call, which was abandoned."""
 
     case: ScoreCase
     steps: int
     tried: int
     seconds: float
     finished: bool
+    abandoned: bool = False
 
 
 def case_size(case: ScoreCase) -> tuple[int, int]:
@@ -123,21 +124,22 @@ def shrink_case(case: ScoreCase, fails: Callable[[ScoreCase], bool], budget: flo
 
     ``budget`` bounds wall time as in :func:`oipr_bench.auditing.regression.shrink.shrink`: a
     candidate starts only when its expected cost (``seconds_per_point``, then the slowest rate
-    seen, times its length) fits in what is left.
+    seen, times its length) fits in what is left, and each call of ``fails`` runs in a daemon thread
+    under what is left; a call still running when the budget runs out is abandoned (``abandoned``:
+    ``fails`` must not be called again) and the case reached is returned.
     """
-    start = time.perf_counter()
+    clock = Budget(budget, seconds_per_point)
     steps = tried = 0
-    rate = seconds_per_point or 0.0
     while True:
         for cand in candidates(case):
-            if not fits_in_budget(time.perf_counter() - start, rate * cand.length, budget):
-                return ScoreShrinkOutcome(case, steps, tried, time.perf_counter() - start, False)
+            if not clock.fits(cand.length):
+                return ScoreShrinkOutcome(case, steps, tried, clock.elapsed(), False, clock.abandoned)
             tried += 1
-            called = time.perf_counter()
-            failed = fails(cand)
-            rate = max(rate, (time.perf_counter() - called) / max(cand.length, 1))
+            failed = clock.call(fails, cand, cand.length)
+            if clock.abandoned:
+                return ScoreShrinkOutcome(case, steps, tried, clock.elapsed(), False, True)
             if failed:
                 case, steps = cand, steps + 1
                 break
         else:
-            return ScoreShrinkOutcome(case, steps, tried, time.perf_counter() - start, True)
+            return ScoreShrinkOutcome(case, steps, tried, clock.elapsed(), True)

@@ -10,6 +10,13 @@ search goes on from it (from the move that succeeded if it shortened the series,
 from the first); it stops when no candidate fails (``finished``) or when
 the budget runs out (then it returns the smallest pair reached).
 
+The budget bounds wall time, up to :data:`BUDGET_SLACK`: every call of ``fails`` runs in a daemon
+thread and is waited for only as long as the budget has left (:func:`~oipr_bench.auditing.calling.deadline.call_within`);
+a call still running then is abandoned (``abandoned`` in the outcome) and the caller must not call
+the evaluator again (its state after an abandoned call is not trusted).  A candidate whose expected
+cost (the slowest seconds per point seen, times its length) does not fit in what is left is not
+started (:func:`fits_in_budget`): the budget then ends with no abandoned call.
+
 Every candidate is strictly smaller in ``(length, events, event points)``, compared in
 that order (:meth:`Pair.key`), so the search ends.  The candidates, most reducing first:
 
@@ -39,8 +46,14 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, NamedTuple
 
+from ..calling.deadline import call_within
+
 __all__ = ["Pair", "ShrinkOutcome", "shrink", "fits_in_budget", "delete_points", "normal", "candidates", "MAKERS", "POSITIONS", "JOINT_ALL",
-           "JOINT_REACH", "MANY", "SPREAD"]
+           "JOINT_REACH", "MANY", "SPREAD", "BUDGET_SLACK", "Budget"]
+
+#: Seconds a shrink may run past its budget: making the next candidate after the last look at the clock,
+#: and the wake-up of the wait for an abandoned call.
+BUDGET_SLACK = 0.5
 
 Events = list[list[int]]
 
@@ -75,7 +88,8 @@ class Pair(NamedTuple):
 
 class ShrinkOutcome(NamedTuple):
     """What :func:`shrink` reached: the pair, steps taken, candidates tried, seconds, whether it finished,
-    and the pairs it kept on the way (the starting pair first, the reached pair last)."""
+    the pairs it kept on the way (the starting pair first, the reached pair last), and whether the budget
+    ran out during a call, which was abandoned."""
 
     pair: Pair
     steps: int
@@ -83,6 +97,39 @@ class ShrinkOutcome(NamedTuple):
     seconds: float
     finished: bool
     path: tuple[Pair, ...] = ()
+    abandoned: bool = False
+
+
+class Budget:
+    """A shrink's clock: ``seconds`` from now, and the slowest cost per point seen by its calls.
+
+    :meth:`call` runs one call of ``fails`` under what is left (:func:`call_within`); after a call
+    was abandoned, ``abandoned`` is True and no further call is made.
+    """
+
+    def __init__(self, seconds: float, seconds_per_point: float | None = None) -> None:
+        self.start, self.seconds = time.perf_counter(), float(seconds)
+        self.rate = seconds_per_point or 0.0
+        self.abandoned = False
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def fits(self, length: int) -> bool:
+        """Whether a call on ``length`` points may start (:func:`fits_in_budget`, nothing after an abandoned call)."""
+        return not self.abandoned and fits_in_budget(self.elapsed(), self.rate * length, self.seconds)
+
+    def call(self, fails: Callable, cand: object, length: int) -> bool | None:
+        """``fails(cand)`` under the budget left; None when it was abandoned."""
+        if self.abandoned:
+            return None
+        called = time.perf_counter()
+        done, failed = call_within(fails, cand, self.seconds - self.elapsed())
+        if not done:
+            self.abandoned = True
+            return None
+        self.rate = max(self.rate, (time.perf_counter() - called) / max(length, 1))
+        return bool(failed)
 
 
 def normal(events: Events, length: int) -> Events:
@@ -268,11 +315,11 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm:
     pair : Pair
         A failing pair (``fails(pair)`` is true).
     fails : callable
-        ``fails(candidate) -> bool``: do the two evaluators still disagree?
+        ``fails(candidate) -> bool``: do the two evaluators still disagree?  Called in a daemon thread.
     budget : float
-        Seconds: a bound on wall time.  A candidate is started only when its expected cost fits in
-        what is left (:func:`fits_in_budget`); a call is never interrupted, so only a call much
-        slower than the ones before it can still overrun.
+        Seconds: a bound on wall time, up to :data:`BUDGET_SLACK`.  A candidate is started only when
+        its expected cost fits in what is left (:func:`fits_in_budget`); a call still running when the
+        budget runs out is abandoned (``abandoned`` in the outcome), and the pair reached is returned.
     confirm : int, default 1
         Further calls of ``fails`` a candidate must pass before it is kept.
     seconds_per_point : float, optional
@@ -283,30 +330,29 @@ def shrink(pair: Pair, fails: Callable[[Pair], bool], budget: float, *, confirm:
     -------
     ShrinkOutcome
         ``finished`` is False when the budget ran out before no smaller candidate failed;
-        ``path`` holds every pair kept, ``pair`` first.
+        ``path`` holds every pair kept, ``pair`` first; ``abandoned`` says a call was abandoned (then
+        ``fails`` must not be called again: the evaluator's state is not trusted).
     """
-    start = time.perf_counter()
+    clock = Budget(budget, seconds_per_point)
     steps = tried = first = 0
     path = [pair]
-    rate = [seconds_per_point or 0.0]
 
-    def timed(cand: Pair) -> bool:
-        t0 = time.perf_counter()
-        out = fails(cand)
-        rate[0] = max(rate[0], (time.perf_counter() - t0) / max(cand.length, 1))
-        return out
+    def stop(finished: bool) -> ShrinkOutcome:
+        return ShrinkOutcome(pair, steps, tried, clock.elapsed(), finished, tuple(path), clock.abandoned)
 
     while True:
         for number, cand in candidates(pair, first):
-            if not fits_in_budget(time.perf_counter() - start, rate[0] * cand.length, budget):
-                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, False, tuple(path))
+            if not clock.fits(cand.length):
+                return stop(False)
             tried += 1
-            if timed(cand) and all(timed(cand) for _ in range(confirm)):
+            if clock.call(fails, cand, cand.length) and all(clock.call(fails, cand, cand.length) for _ in range(confirm)):
                 # a shorter series: go on with the move that made it; else start again from the top
                 pair, steps, first = cand, steps + 1, (number if cand.length < pair.length else 0)
                 path.append(pair)
                 break
+            if clock.abandoned:
+                return stop(False)
         else:
             if first == 0:
-                return ShrinkOutcome(pair, steps, tried, time.perf_counter() - start, True, tuple(path))
+                return stop(True)
             first = 0
