@@ -320,3 +320,18 @@ def test_a_new_audit_reading_keeps_every_real_data_key(monkeypatch):
     assert cache.profile_fields({}, "a", "i", "forward")["reading_version"] != row_fields(a)["reading_version"]
     assert row_fields(a)["reading_version"] == CELL_READING_VERSION
     assert planning.row_key(row_fields(a), "d", ["x"], PROTOCOL, 15.0) == before
+
+
+def test_your_metric_is_placed_by_its_ranking_of_the_real_detectors(corpus, computed, tmp_path, capsys):
+    import shutil
+
+    atlas, _ = computed
+    folder = tmp_path / "atlas"
+    shutil.copytree(atlas / "realdata", folder / "realdata")
+    shutil.copy(Path(__file__).resolve().parent.parent / "atlas" / "atlas.json", folder / "atlas.json")
+    code = main(["atlas", "--evaluator", "PW", "--profile-only", "--realdata", str(corpus), "--dir", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "On real data (NAB, 3 series, 3 detectors): PW ranks " in out and "(0 failed cells of 9)" in out
+    # the built-in PW row ranks the three detectors exactly as PW does
+    assert "  nearest on real data: oipr-bench:PW (Kendall's tau 1.00 over the detectors, on 3 series)" in out.splitlines()

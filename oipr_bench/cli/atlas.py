@@ -129,8 +129,12 @@ def _realdata_mode(args: argparse.Namespace) -> int:
     from ..atlas.realdata.plan import DEFAULT_BUDGET_MINUTES
     from ..errors import UsageError
 
+    if args.evaluator is not None:  # your metric placed by its ranking of NAB's detectors too
+        if args.row_budget is not None:
+            raise UsageError("--row-budget applies to computing the real-data atlas, not to --evaluator")
+        return _place(args)
     clash = [flag for flag, value in (("--write", args.write), ("--disagreements", args.disagreements), ("--diff", args.diff),
-                                      ("--where", args.where), ("--evaluator", args.evaluator), ("--pin", args.pin))
+                                      ("--where", args.where), ("--pin", args.pin))
              if value is not None]
     if args.include_slow:
         clash.append("--include-slow")
@@ -514,4 +518,25 @@ def _place(args: argparse.Namespace) -> int:
         return 1
     row = user_row(args.evaluator, profile.to_dict(), profile.declarations)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
+    if getattr(args, "realdata", None) is not None:
+        sys.stdout.write("\n".join(_place_on_real(args, resolved, profile.declarations)) + "\n")
     return exit_code(profile, "atlas")
+
+
+def _place_on_real(args: argparse.Namespace, resolved: Any, decl: Any) -> list[str]:
+    """``--evaluator X --realdata DATA``: X on NAB, and the committed rows ranking the detectors most like it."""
+    from ..atlas.realdata.inputs import read_inputs
+    from ..atlas.realdata.place import real_placement_lines, user_values
+    from ..atlas.realdata.rowfiles import read_row_files
+    from ..atlas.store import default_dir
+    from ..auditing.calling.runner import Caller
+
+    inputs = read_inputs(args.realdata)
+    docs, _ = read_row_files(Path(args.dir) if args.dir else default_dir())
+    caller = Caller(resolved.fn, timeout=args.timeout, isolate=args.isolate, input_kind=decl.input_kind, bounds=decl.bounds)
+    try:
+        with cli_phrased():
+            values, problems = user_values(inputs, caller, decl.input_kind)
+    finally:
+        caller.close()
+    return real_placement_lines(args.evaluator, values, decl.higher_is_better, inputs, docs, problems)
