@@ -18,7 +18,7 @@ Either reference also compares every case of the dataset with its stored values
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from ...evaluators import SCORE_NAMES, get
 from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES
@@ -27,7 +27,7 @@ from .differential import Call, DifferentialResult
 from .differential import run_configured as run_binary_configured
 from .score_differential import CallFailed, ScoreDisagreement, one_number, run_score_family
 
-__all__ = ["families_of", "compares_cases", "run_configured", "CallFailed"]
+__all__ = ["families_of", "compares_cases", "run_configured", "run_families", "CallFailed"]
 
 
 def families_of(options: Any) -> tuple[str, ...]:
@@ -42,8 +42,11 @@ def compares_cases(options: Any) -> bool:
     return options.reference is not None
 
 
-def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
+def run_configured(call: Call, options: Any, family: str, progress: Any = None) -> DifferentialResult:
     """Run ``family`` as ``options`` say (reference, parameters, N, seed, tolerance, shrink budget).
+
+    ``progress`` (a bar of :func:`oipr_bench.auditing.progress.progress_bar`, optional) advances by one
+    per pair (binary families) or case (score families) compared.
 
     Raises
     ------
@@ -51,7 +54,7 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
         ``family`` is not run in this audit (no ``differential``, or not one of :func:`families_of`).
     """
     if options.reference not in SCORE_NAMES:
-        return run_binary_configured(call, options, family)
+        return run_binary_configured(call, options, family, progress)
     if family not in families_of(options):
         known = ", ".join(SCORE_FAMILIES) if options.differential else "none (differential is off)"
         raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
@@ -60,9 +63,24 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
     r = run_score_family(evaluator, reference, family, name=options.reference, n=options.differential,
                          seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
                          shrink_budget=options.shrink_budget,
-                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)))
+                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)), progress=progress)
     found, shrunk = (None if case is None else ScoreDisagreement.of(evaluator, reference, case, tol)
                      for case in (r.found, r.shrunk))
     return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,
                               None if r.found is None else r.found.index, r.shrink_steps, r.shrink_seconds,
                               r.shrink_finished, r.seconds)
+
+
+def run_families(call: Call, options: Any, families: Sequence[str],
+                 progress: Callable[[int, str], Any] | None = None) -> dict[str, DifferentialResult]:
+    """:func:`run_configured` on each of ``families``, in order, with one progress bar over all of them.
+
+    ``progress(total, unit)``, optional, makes the bar (as :func:`oipr_bench.auditing.progress.progress_bar`
+    does): ``total`` is ``options.differential`` items per family, ``unit`` ``"case"`` for score families
+    and ``"pair"`` for binary ones; it advances by one per item compared.  No family, no bar.
+    """
+    if not families or progress is None:
+        return {family: run_configured(call, options, family) for family in families}
+    unit = "case" if options.reference in SCORE_NAMES else "pair"
+    with progress(len(families) * options.differential, unit) as bar:
+        return {family: run_configured(call, options, family, bar) for family in families}
