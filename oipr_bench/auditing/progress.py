@@ -10,6 +10,8 @@ It shows items done, the rate (items per second) and the time left, on stderr; i
 when ``quiet`` is set or stderr is not a terminal (a log file, CI, a pipe), so no output or
 transcript changes.  Items found already done (a result cache's hits) are counted with
 ``bar.update(n)`` before the run starts, so the rate and the time left are those of the work left.
+Items that will not run after all (the cases after the first difference of a differential family)
+are taken off the total with :func:`not_run`, so the bar ends full and the time left stays honest.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-__all__ = ["progress_bar", "draws"]
+__all__ = ["progress_bar", "draws", "not_run"]
 
 
 def draws(quiet: bool = False, stream: TextIO | None = None) -> bool:
@@ -33,3 +35,10 @@ def progress_bar(total: int, unit: str = "row", desc: str = "", quiet: bool = Fa
     stream = sys.stderr if stream is None else stream
     return tqdm(total=total, unit=unit, desc=desc or None, file=stream, disable=not draws(quiet, stream),
                 dynamic_ncols=True, smoothing=0.1)
+
+
+def not_run(bar: Any, n: int) -> None:
+    """Take ``n`` items that will not run off ``bar``'s total (a bar of :func:`progress_bar`, drawn or not)."""
+    if n > 0 and bar.total is not None:
+        bar.total = max(bar.total - n, bar.n)
+        bar.refresh()

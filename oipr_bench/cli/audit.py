@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_run_options(parser)
     parser.add_argument("--format", choices=("table", "markdown", "json"), default="table", help="output format (default table)")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar of the --differential run (none is drawn when stderr is not a terminal)")
     parser.set_defaults(func=run)
 
 
@@ -169,6 +171,7 @@ def output_path(output: str | None) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from ..auditing.profile.profiles import AuditSession
     from ..auditing.calling.resolve import parse_params, resolve
+    from ..auditing.progress import progress_bar
 
     output = output_path(args.output)
     options = options_from(args)
@@ -177,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         check_output(output)  # before the audit: never over the evaluator source or the expect file
     with cli_phrased():
         with AuditSession(resolved, options) as session:
-            profile = session.run_all()
+            profile = session.run_all(progress=lambda total, unit: progress_bar(total, unit, desc="differential",
+                                                                                quiet=args.quiet))
     text = profile.format(args.format)
     if output:
         atomic_write_text(output, text)

@@ -6,7 +6,8 @@ result (:mod:`oipr_bench.realdata.table`) gives each metric's ranking with boots
 ``random`` and ``null`` land, and Kendall's tau between every pair of metrics.  ``--evaluator SPEC``
 (any shape ``oipr-bench audit`` takes, with ``--param``, ``--input``, ``--lower-is-better``,
 ``--bounds``, ``--timeout``, ``--isolate``) adds the user's column.  ``--plot FILE`` draws the ranks
-and the agreement matrix (matplotlib).
+and the agreement matrix (matplotlib).  Progress goes to stderr: a bar over the (detector, series)
+files when stderr is a terminal, one line per detector otherwise, nothing with ``--quiet``.
 
 Exit code 0 when every metric ran on every pair (and the user's evaluator on every file), 1 when a
 cell of the user's evaluator failed (recorded and shown, the other results kept), 2 on a usage error.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 HELP = "rank NAB's real detectors on NAB's real series with every metric (and yours), with bootstrap intervals"
 
@@ -57,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH (atomically) instead of stdout")
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw the ranks and the agreement matrix to FILE (.png or .svg; matplotlib)")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (a bar over the files on a terminal, else one line per detector)")
     user = parser.add_argument_group("your evaluator")
     user.add_argument("--evaluator", metavar="SPEC",
                       help="add your evaluator's column: a built-in name, pkg.mod:Name, pkg.mod.Name or file.py:Name")
@@ -129,6 +132,7 @@ def _output(path: str | None, flag: str, data: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from ..auditing.calling.resolve import parse_params
+    from ..auditing.progress import draws, progress_bar
     from ..io import atomic_write_text, same_output
     from ..realdata.render import render
     from ..realdata.table import realdata, user_metric
@@ -152,8 +156,13 @@ def run(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    def bar(total: int, unit: str) -> Any:
+        return progress_bar(total=total, unit=unit, desc="realdata", quiet=args.quiet)
+
+    # a terminal shows a bar over the files; a log file gets one line per detector; --quiet, neither
+    drawn = draws(args.quiet)
     result = realdata(args.data, threshold=args.threshold, resamples=args.resamples, seed=args.seed, user=user,
-                      progress=None if args.quiet else progress)
+                      progress=None if args.quiet or drawn else progress, bar=bar if drawn else None)
     text = render(result, args.format)
     if plot:
         from ..plots.realdata import draw_realdata

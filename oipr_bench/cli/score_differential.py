@@ -3,7 +3,8 @@
 Runs :func:`oipr_bench.auditing.regression.score_differential.run_score_differential`: the evaluator
 ``SPEC`` (``pkg.mod:Name``, ``pkg.mod.Name``, ``file.py:Name`` or a built-in score evaluator's
 name) and the built-in ``--reference`` on the generated cases of every score family, and
-prints one line per family, or the shrunk counterexample with a line to paste into a test.
+prints one line per family, or the shrunk counterexample with a line to paste into a test.  A
+progress bar over the cases is drawn on stderr when it is a terminal (not with ``--quiet``).
 Exit code 0 when every family agrees, 1 when one differs, 2 on a usage error.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
 HELP = "compare a score evaluator (y_true, scores) -> float with a built-in (AUC, R-AUC, VUS) on generated cases"
 
@@ -41,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="end any single call of the evaluator after SECONDS (worker process), as audit does")
     parser.add_argument("--isolate", action="store_true",
                         help="run every call of the evaluator in a worker process (a crash is a difference, not the end)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (none is drawn when stderr is not a terminal)")
     parser.set_defaults(func=run)
 
 
@@ -90,11 +94,16 @@ def run(args: argparse.Namespace) -> int:
         caller = Caller(evaluator, timeout=args.timeout, isolate=args.isolate, input_kind="scores")
     except ValueError as exc:
         raise UsageError(f"--timeout: {exc}") from None
+    from ..auditing.progress import progress_bar
+
+    def progress(total: int, unit: str) -> Any:
+        return progress_bar(total=total, unit=unit, desc="score-differential", quiet=args.quiet)
+
     try:
         with caller:
             results = run_score_differential(one_number(caller), args.reference, reference_params, n=args.cases, seed=args.seed,
                                              families=args.family or SCORE_FAMILIES, tolerance=args.tolerance,
-                                             shrink_budget=args.shrink_budget, fail_fast=args.fail_fast)
+                                             shrink_budget=args.shrink_budget, fail_fast=args.fail_fast, progress=progress)
     except (TypeError, ValueError) as exc:  # an unknown reference, family, parameter or case count
         raise UsageError(str(exc)) from None
     for result in results:

@@ -13,6 +13,7 @@ section and the pytest plugin's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -222,7 +223,8 @@ def _score_pair(metrics: Sequence[Metric], cells: "_UserCells | None", result: "
 
 def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), user: UserMetric | None = None,
                   detectors: Sequence[str] | None = None, series: Sequence[str] | None = None,
-                  progress: Callable[[str], None] | None = None) -> RealdataTable:
+                  progress: Callable[[str], None] | None = None,
+                  bar: Callable[[int, str], Any] | None = None) -> RealdataTable:
     """Score every (detector, series) pair of ``corpus`` with every metric.
 
     Parameters
@@ -235,6 +237,10 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
         A subset (default: all of the corpus).
     progress : callable, optional
         Called with one line after each detector.
+    bar : callable, optional
+        ``bar(total, "file")`` makes a progress bar over the (detector, series) result files, as
+        :func:`oipr_bench.auditing.progress.progress_bar` does; it advances by one per file scored. A
+        front end gives ``bar`` where a terminal shows it, ``progress`` elsewhere.
     """
     if protocol.threshold not in THRESHOLD_MODES:
         raise UsageError(f"--threshold must be one of {', '.join(THRESHOLD_MODES)}, got {protocol.threshold!r}")
@@ -251,19 +257,22 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
     s_index = {s: i for i, s in enumerate(names)}
     done: dict[str, int] = {d: 0 for d in dets}
     try:
-        for result in nab.iter_results(corpus, detectors=dets, series=names):
-            d, s = d_index[result.detector], s_index[result.series]
-            y_full = nab.window_labels(corpus, result.series, result.timestamps)
-            start = nab.probation_rows(len(y_full))
-            if not y_full[start:].any():
-                empty[result.series] = "no anomalous row after the probationary period"
-            else:
-                values[:, d, s] = _score_pair(metrics, cells, result, y_full, start, thresholds[result.detector],
-                                              protocol.oracle)
-            done[result.detector] += 1
-            if progress is not None and done[result.detector] == len(names):
-                finished = sum(1 for v in done.values() if v == len(names))
-                progress(f"realdata: {result.detector} scored on {len(names)} series ({finished}/{len(dets)} detectors)")
+        with bar(len(dets) * len(names), "file") if bar is not None else contextlib.nullcontext() as files:
+            for result in nab.iter_results(corpus, detectors=dets, series=names):
+                d, s = d_index[result.detector], s_index[result.series]
+                y_full = nab.window_labels(corpus, result.series, result.timestamps)
+                start = nab.probation_rows(len(y_full))
+                if not y_full[start:].any():
+                    empty[result.series] = "no anomalous row after the probationary period"
+                else:
+                    values[:, d, s] = _score_pair(metrics, cells, result, y_full, start, thresholds[result.detector],
+                                                  protocol.oracle)
+                done[result.detector] += 1
+                if files is not None:
+                    files.update(1)
+                if progress is not None and done[result.detector] == len(names):
+                    finished = sum(1 for v in done.values() if v == len(names))
+                    progress(f"realdata: {result.detector} scored on {len(names)} series ({finished}/{len(dets)} detectors)")
     finally:
         if cells is not None:
             cells.close()
@@ -277,8 +286,12 @@ def compute_table(corpus: "nab.NabCorpus", *, protocol: Protocol = Protocol(), u
 
 def realdata(data: str | os.PathLike[str], *, threshold: str = "nab", resamples: int = 1000, seed: int = 0,
              user: UserMetric | None = None, detectors: Sequence[str] | None = None,
-             series: Sequence[str] | None = None, progress: Callable[[str], None] | None = None) -> RealdataResult:
+             series: Sequence[str] | None = None, progress: Callable[[str], None] | None = None,
+             bar: Callable[[int, str], Any] | None = None) -> RealdataResult:
     """Read the NAB corpus at ``data``, compute the table and analyse it (the front ends' one entry point).
+
+    ``progress`` (one line per detector) and ``bar`` (a bar over the result files) are those of
+    :func:`compute_table`.
 
     Raises
     ------
@@ -293,7 +306,8 @@ def realdata(data: str | os.PathLike[str], *, threshold: str = "nab", resamples:
         raise UsageError(f"--seed must be a whole number >= 0, got {seed!r}")
     corpus = nab.open_corpus(data)
     protocol = Protocol(threshold=threshold, resamples=int(resamples), seed=int(seed))
-    table = compute_table(corpus, protocol=protocol, user=user, detectors=detectors, series=series, progress=progress)
+    table = compute_table(corpus, protocol=protocol, user=user, detectors=detectors, series=series, progress=progress,
+                          bar=bar)
     if not table.series:
         raise UsageError(f"{data}: no series with an anomalous row after the probationary period")
     analysis = analyse(table.values, [m.name for m in table.metrics], table.detectors, table.series,

@@ -21,7 +21,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..table5 import characteristics as ch
 from .anchor_calls import AnchorCalls, observations_for
@@ -31,7 +31,7 @@ from .comparison import compare_case, compare_user_case
 from .expected_row import reference_expectations
 from .assembly import assemble_profile
 from ..regression.differential import DifferentialResult
-from ..regression.configured import compares_cases, families_of, run_configured
+from ..regression.configured import compares_cases, families_of, run_configured, run_families
 from ..expectations import expectations_from, judge, merge_expectations
 from ..options import AuditOptions, declared_expectations
 from ..declared import inapplicable_declaration, mismatched_reference, refuse, unchecked_expectation
@@ -257,9 +257,10 @@ class AuditSession:
 
     # -- all at once -----------------------------------------------------------------------------
 
-    def run_all(self) -> Profile:
+    def run_all(self, progress: Callable[[int, str], Any] | None = None) -> Profile:
         """Run what the suite holds: cases and characteristics, properties; sanity checks (unless
-        ``sanity=False``) and reference comparisons (with Table 5)."""
+        ``sanity=False``) and reference comparisons (with Table 5); ``progress(total, unit)`` makes the
+        differential run's bar (:func:`~oipr_bench.auditing.regression.configured.run_families`)."""
         for cid in self.cases if self.runs_table5 else ():
             self.case_result(cid)
         if self.options.sanity:
@@ -272,8 +273,8 @@ class AuditSession:
         if compares_cases(self.options) and self.runs_table5:
             for cid in self.cases:
                 self.reference_result(cid)
-        for family in self.families:
-            self.differential_result(family)
+        todo = [family for family in self.families if family not in self._diff_results]
+        self._diff_results.update(run_families(self.call, self.options, todo, progress, self._diff_results.values()))
         refuse(inapplicable_declaration(self.options, self.kind, self.resolved.name))  # the kind is known now
         return self.profile()
 

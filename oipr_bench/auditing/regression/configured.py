@@ -23,7 +23,7 @@ Either reference also compares every case of the dataset with its stored values
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ...evaluators import SCORE_NAMES, get
 from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES
@@ -32,7 +32,7 @@ from .differential import Call, DifferentialResult
 from .differential import run_configured as run_binary_configured
 from .score_differential import CallFailed, ScoreDisagreement, one_number, run_score_family, value_of
 
-__all__ = ["families_of", "compares_cases", "run_configured", "CallFailed"]
+__all__ = ["families_of", "compares_cases", "run_configured", "run_families", "CallFailed"]
 
 
 def families_of(options: Any) -> tuple[str, ...]:
@@ -47,11 +47,14 @@ def compares_cases(options: Any) -> bool:
     return options.reference is not None
 
 
-def run_configured(call: Call, options: Any, family: str, earlier: Iterable[DifferentialResult] = ()) -> DifferentialResult:
+def run_configured(call: Call, options: Any, family: str, earlier: Iterable[DifferentialResult] = (),
+                   progress: Any = None) -> DifferentialResult:
     """Run ``family`` as ``options`` say (reference, parameters, N, seed, tolerance, shrink budget).
 
     ``earlier``: the families this audit ran before; after one whose shrinking abandoned a call
     (``shrink_abandoned``) the evaluator is not called again and ``family`` is reported as not run.
+    ``progress`` (a bar of :func:`oipr_bench.auditing.progress.progress_bar`, optional) advances by one
+    per pair (binary families) or case (score families) compared.
 
     Raises
     ------
@@ -65,7 +68,7 @@ def run_configured(call: Call, options: Any, family: str, earlier: Iterable[Diff
                                   f"evaluator when its budget ran out; the evaluator is not called again, as its "
                                   f"state after an abandoned call is not trusted", shrink_abandoned=True)
     if options.reference not in SCORE_NAMES:
-        return run_binary_configured(call, options, family)
+        return run_binary_configured(call, options, family, progress)
     if family not in families_of(options):
         known = ", ".join(SCORE_FAMILIES) if options.differential else "none (differential is off)"
         raise KeyError(f"no differential family {family!r} in this audit; families: {known}")
@@ -74,7 +77,7 @@ def run_configured(call: Call, options: Any, family: str, earlier: Iterable[Diff
     r = run_score_family(evaluator, reference, family, name=options.reference, n=options.differential,
                          seed=options.seed, window=int(reference.params.get("sliding_window", 100)), tolerance=tol,
                          shrink_budget=options.shrink_budget,
-                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)))
+                         thresholds=int(reference.params.get("thresholds", DEFAULT_THRESHOLDS)), progress=progress)
     found, shrunk = (None if case is None else _disagreement(evaluator, reference, case, tol, r) for case in (r.found, r.shrunk))
     return DifferentialResult(family, r.status, r.n, r.checked, r.seed, r.message, found, shrunk,
                               None if r.found is None else r.found.index, r.shrink_steps, r.shrink_seconds,
@@ -89,3 +92,26 @@ def _disagreement(evaluator: Any, reference: Any, case: Any, tol: float, r: Any)
     ref = value_of(reference, case)[0]
     return ScoreDisagreement(case, None, None if ref is None or math.isnan(ref) else ref,
                              r.problem if case is r.shrunk else r.found_problem)
+
+
+def run_families(call: Call, options: Any, families: Sequence[str], progress: Callable[[int, str], Any] | None = None,
+                 earlier: Iterable[DifferentialResult] = ()) -> dict[str, DifferentialResult]:
+    """:func:`run_configured` on each of ``families``, in order, with one progress bar over all of them.
+
+    ``progress(total, unit)``, optional, makes the bar (as :func:`oipr_bench.auditing.progress.progress_bar`
+    does): ``total`` is ``options.differential`` items per family, ``unit`` ``"case"`` for score families
+    and ``"pair"`` for binary ones; it advances by one per item compared.  No family, no bar.  Each family
+    sees the ones run before it (``earlier`` and this call's), so one whose shrinking abandoned a call stops the rest.
+    """
+    done: dict[str, DifferentialResult] = {}
+    if not families:
+        return done
+    if progress is None:
+        for family in families:
+            done[family] = run_configured(call, options, family, [*earlier, *done.values()])
+        return done
+    unit = "case" if options.reference in SCORE_NAMES else "pair"
+    with progress(len(families) * options.differential, unit) as bar:
+        for family in families:
+            done[family] = run_configured(call, options, family, [*earlier, *done.values()], bar)
+    return done

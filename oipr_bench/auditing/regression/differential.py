@@ -37,6 +37,7 @@ from ...vocabulary import BAD_RESULT, FAILED, OK, PASSED
 from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
+from ..progress import not_run
 from .shrink import Pair, shrink
 from .score_differential import NOT_CONFIRMED, RECONFIRM, ScoreDisagreement
 
@@ -293,7 +294,8 @@ def _failure_message(name: str, family: str, n: int, seed: int, index: int, foun
 
 def run_family(call: Call, reference: Reference, family: str, *, name: str, n: int, seed: int = DEFAULT_SEED,
                params: Mapping[str, Any] | None = None, tolerance: float = 1e-9,
-               shrink_budget: float = DEFAULT_SHRINK_BUDGET, max_events: int = MAX_EVENTS) -> DifferentialResult:
+               shrink_budget: float = DEFAULT_SHRINK_BUDGET, max_events: int = MAX_EVENTS,
+               progress: Any = None) -> DifferentialResult:
     """Compare ``call`` with ``reference`` on the first ``n`` pairs of ``family``; shrink the first difference.
 
     Parameters
@@ -316,6 +318,9 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
         Seconds the shrinking may take.
     max_events : int
         Most events in one series of the ``cardinality`` family (default: up to its 32,769-event pairs).
+    progress : optional
+        A bar of :func:`oipr_bench.auditing.progress.progress_bar`: advanced by one per pair compared; the
+        pairs after the first difference, never run, are taken off its total.
     """
     start = time.perf_counter()
     seen: dict[int, Disagreement] = {}  # the last difference seen on each pair (by identity; d.pair keeps it alive)
@@ -330,9 +335,13 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
         p = Pair(pair.length, pair.y_true_events, pair.y_pred_events)
         called = time.perf_counter()
         found = disagreement(call, reference, p, tolerance)
+        if progress is not None:
+            progress.update(1)
         if not found.problem:
             continue
         per_point = (time.perf_counter() - called) / max(p.length, 1)  # the shrink budget bounds wall time
+        if progress is not None:
+            not_run(progress, n - pair.index - 1)
         outcome = shrink(p, differs, shrink_budget, seconds_per_point=per_point)
         # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
         # on which they differ (a non-deterministic evaluator misleads the shrinking).  Not after an abandoned
@@ -353,8 +362,9 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
                               seconds=seconds)
 
 
-def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
-    """:func:`run_family` as an audit's options say (reference, its parameters, N, seed, tolerance, budget).
+def run_configured(call: Call, options: Any, family: str, progress: Any = None) -> DifferentialResult:
+    """:func:`run_family` as an audit's options say (reference, its parameters, N, seed, tolerance, budget);
+    ``progress``: a bar advanced by one per pair compared.
 
     Raises
     ------
@@ -370,4 +380,4 @@ def run_configured(call: Call, options: Any, family: str) -> DifferentialResult:
     reference = get(options.reference, **options.reference_params)
     return run_family(call, reference, family, name=options.reference, n=options.differential, seed=options.seed,
                       params=options.reference_params, tolerance=options.comparison_tolerance,
-                      shrink_budget=options.shrink_budget)
+                      shrink_budget=options.shrink_budget, progress=progress)

@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import time
@@ -29,6 +30,7 @@ from ...evaluators import SCORE_NAMES, get
 from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES, ScoreCase, score_cases
 from ...vocabulary import BAD_RESULT, FAILED, PASSED
 from ..calling.runner import CallOutcome
+from ..progress import not_run
 from ..table5.readings import KIND_SCORE
 from .score_shrink import ScoreShrinkOutcome, shrink_case
 
@@ -240,12 +242,14 @@ def _failure_message(name: str, family: str, n: int, seed: int, found: ScoreCase
 def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *, name: str, n: int, seed: int = 0,
                      window: int = 100, tolerance: float = 1e-9,
                      shrink_budget: float = DEFAULT_SHRINK_BUDGET,
-                     thresholds: int = DEFAULT_THRESHOLDS) -> ScoreDifferentialResult:
+                     thresholds: int = DEFAULT_THRESHOLDS, progress: Any = None) -> ScoreDifferentialResult:
     """Compare ``evaluator`` with ``reference`` on the first ``n`` cases of ``family``; shrink the first difference.
 
     A difference is called again :data:`RECONFIRM` times before anything is shrunk or printed, as
     the binary differential does: one that does not come back on every call is reported as a
-    non-deterministic evaluator (or reference), with no counterexample.
+    non-deterministic evaluator (or reference), with no counterexample.  ``progress`` (a bar of
+    :func:`oipr_bench.auditing.progress.progress_bar`, optional) advances by one per case compared; the
+    cases after the first difference, never run, are taken off its total.
     """
     start = time.perf_counter()
     seen: dict[int, tuple[ScoreCase, str]] = {}  # what last differed on each case (by identity, the case kept alive)
@@ -259,9 +263,13 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
     for case in score_cases(family, n, seed, window, thresholds):
         called = time.perf_counter()
         found = problem(case)
+        if progress is not None:
+            progress.update(1)
         if not found:
             continue
         per_point = (time.perf_counter() - called) / max(case.length, 1)  # the shrink budget bounds wall time
+        if progress is not None:
+            not_run(progress, n - case.index - 1)
         found_again = _reconfirmed(problem, case)
         if len(found_again) < RECONFIRM:  # not deterministic: shrinking would chase noise
             outcome = ScoreShrinkOutcome(case, 0, 0, 0.0, True)
@@ -289,12 +297,16 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
 def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", reference_params: Mapping[str, Any] | None = None,
                            *, n: int = 100, seed: int = 0, families: Sequence[str] = SCORE_FAMILIES,
                            tolerance: float = 1e-9, shrink_budget: float = DEFAULT_SHRINK_BUDGET,
-                           fail_fast: bool = False) -> list[ScoreDifferentialResult]:
+                           fail_fast: bool = False,
+                           progress: Callable[[int, str], Any] | None = None) -> list[ScoreDifferentialResult]:
     """Run ``evaluator`` against the built-in score evaluator ``reference`` on every family in ``families``.
 
     With ``fail_fast`` the run stops after the first family that differs (its result is the last); it
     always stops after a family whose shrinking abandoned a call (``shrink_abandoned``): the evaluator's
     state after an abandoned call is not trusted, so it is not called again.
+    ``progress(total, unit)``, optional, makes the bar of the run once the arguments are checked (as
+    :func:`oipr_bench.auditing.progress.progress_bar` does: ``n`` cases per family, unit ``"case"``); it
+    advances by one per case compared (:func:`run_score_family`).
 
     Raises
     ------
@@ -313,9 +325,11 @@ def run_score_differential(evaluator: ScoreCall, reference: str = "VUS-PR", refe
     window = int(ref.params.get("sliding_window", 100))
     thresholds = int(ref.params.get("thresholds", DEFAULT_THRESHOLDS))
     results = []
-    for family in families:
-        results.append(run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
-                                        tolerance=tolerance, shrink_budget=shrink_budget, thresholds=thresholds))
-        if (fail_fast and results[-1].status != PASSED) or results[-1].shrink_abandoned:
-            break
+    with progress(len(families) * int(n), "case") if progress is not None else contextlib.nullcontext() as bar:
+        for family in families:
+            results.append(run_score_family(evaluator, ref, family, name=reference, n=int(n), seed=seed, window=window,
+                                            tolerance=tolerance, shrink_budget=shrink_budget, thresholds=thresholds,
+                                            progress=bar))
+            if (fail_fast and results[-1].status != PASSED) or results[-1].shrink_abandoned:
+                break
     return results
