@@ -114,6 +114,29 @@ def rerender(directory: Path) -> list[Path]:
     return written
 
 
+def committed_rows(directory: Path) -> dict[str, Any]:
+    """The rows of ``directory``'s atlas.json by id (none when there is no atlas yet, or it is not one).
+
+    Read without noting it as an input of the run: ``--write`` writes it anew.
+    """
+    path = directory / "atlas.json"
+    doc = read_json(path, None) if path.exists() else {}
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r} if isinstance(rows, list) else {}
+
+
+def stored_report(directory: Path, rid: str) -> Any:
+    """The audit report stored in ``profiles/<slug>.json`` for row ``rid`` (None: none, or unreadable, which
+    :func:`oipr_bench.atlas.integrity.integrity_problems` names)."""
+    from ..errors import UsageError
+
+    try:
+        stored = read_json(directory / "profiles" / f"{slug(rid)}.json", None)
+    except UsageError:
+        return None
+    return stored.get("report") if isinstance(stored, dict) else None
+
+
 def read_json(path: Path, what: str | None) -> Any:
     """Parse ``path`` with the hardened reader every input file goes through (oipr_bench.guards).
 

@@ -16,7 +16,9 @@
 - ``--where NAME=VALUE ...``: the rows having all these characteristic/property values, with their
   packages and parameters, fewest undetermined cells first;
 - ``--diff OLD NEW``: two atlas folders compared cell by cell (:mod:`oipr_bench.atlas.compare.diff`);
-  exit 1 on a regression.
+  exit 1 on a regression;
+- ``--realdata DATA``: every row on NAB (:mod:`oipr_bench.atlas.realdata`); with ``--check``, a sample recomputed;
+  with ``--evaluator``, X placed by its ranking of NAB's detectors too.
 """
 
 from __future__ import annotations
@@ -84,25 +86,16 @@ def _source_dir() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..atlas.running.options import check_run_options
+    from ..atlas.running.options import check_mode_options, check_run_options
     from ..errors import UsageError
 
     check_run_options(args)
     given = given_run_options(args)
     if given and not args.evaluator:
         raise UsageError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --evaluator")
-    if args.only and args.check is None and args.write is None and args.realdata is None:
-        raise UsageError("--only selects rows for --check, --write or --realdata; give one of them")
-    if args.dir is not None and args.diff is not None:
-        raise UsageError("--dir does not apply to --diff: give the two atlas folders as OLD NEW")
-    if args.pin is not None and args.write is None:
-        raise UsageError("--pin applies to --write; give --write DIR")
-    if args.include_slow and args.write is None and args.check is None:
-        raise UsageError("--include-slow applies to --write and --check; give one of them")
+    check_mode_options(args)
     if args.realdata is not None:
         return _realdata_mode(args)
-    if args.row_budget is not None:
-        raise UsageError("--row-budget applies to --realdata; give --realdata DATA")
     if args.write is not None:
         _write_selection(args, _env())  # --only/--pin refused before the output folder is made
         return _regenerated(_write, Path(args.write) if args.write else _source_dir(), args)
@@ -125,138 +118,46 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _realdata_mode(args: argparse.Namespace) -> int:
-    """``--realdata DATA``: run the rows on NAB (or, with ``--check``, recompute a sample); other modes refused."""
-    from ..atlas.realdata.plan import DEFAULT_BUDGET_MINUTES
-    from ..errors import UsageError
+    """``--realdata DATA``: run the rows on NAB, or recompute a sample (``--check``), or place ``--evaluator`` on it."""
+    from ..atlas.realdata.command import checked_budget
 
-    if args.evaluator is not None:  # your metric placed by its ranking of NAB's detectors too
-        if args.row_budget is not None:
-            raise UsageError("--row-budget applies to computing the real-data atlas, not to --evaluator")
+    budget = checked_budget(args)
+    if args.evaluator is not None:
         return _place(args)
-    clash = [flag for flag, value in (("--write", args.write), ("--disagreements", args.disagreements), ("--diff", args.diff),
-                                      ("--where", args.where), ("--pin", args.pin))
-             if value is not None]
-    if args.include_slow:
-        clash.append("--include-slow")
-    if clash:
-        raise UsageError(f"--realdata does not combine with {', '.join(clash)} (give --realdata DATA alone, or with --check)")
-    if args.row_budget is not None and not (0 < args.row_budget < float("inf")):
-        raise UsageError(f"--row-budget must be a positive number of CPU minutes, got {args.row_budget}")
-    if args.row_budget is not None and args.check is not None:
-        raise UsageError("--row-budget applies to computing the real-data atlas, not to --check")
-    budget = DEFAULT_BUDGET_MINUTES if args.row_budget is None else float(args.row_budget)
     if args.check is not None:
-        if args.dir is not None:
-            raise UsageError("--check --realdata reads the atlas folder given to --check; --dir does not apply")
         return _realdata_check(Path(args.check) if args.check else _source_dir(), args)
-    directory = Path(args.dir) if args.dir is not None else _source_dir()
-    return _regenerated(lambda d, a: _realdata(d, a, budget), directory, args)
+    return _regenerated(lambda d, a: _realdata(d, a, budget), Path(args.dir) if args.dir is not None else _source_dir(), args)
 
 
 def _realdata(directory: Path, args: argparse.Namespace, budget: float) -> int:
-    """Run this environment's rows on NAB; write their files, the summary, and the grid's real-data section."""
-    from ..atlas.adapters.registry import adapters
-    from ..atlas.realdata.inputs import read_inputs
-    from ..atlas.realdata.run import PROTOCOL, RunCounts, run_rows
-    from ..atlas.running.options import result_cache
-    from ..atlas.running.tasks import connect, worker_count
+    """Run this environment's rows on NAB (:func:`oipr_bench.atlas.realdata.command.run_on_real`), then re-render the grid and pages."""
+    from ..atlas.realdata.command import RunReport, run_on_real
     from ..auditing.progress import progress_bar
-    from ..errors import UsageError
 
-    t0, cpu0 = time.perf_counter(), _cpu_seconds()
-    env = _env()
-    unknown = set(args.only or ()) - {a.id for a in adapters()}
-    if unknown:
-        raise UsageError(f"--only: unknown row id(s) {', '.join(sorted(unknown))}")
-    chosen = [a for a in adapters() if a.env == env and (not args.only or a.id in args.only)]
-    cache = result_cache(args, by_default=True)
-    inputs = read_inputs(args.realdata)
-    counts = RunCounts()
-
-    def client_factory(n: int) -> Any:
-        return connect(worker_count(args.jobs, n), args.scheduler)
-
-    def progress(total: int, unit: str) -> Any:
-        return progress_bar(total=total, unit=unit, desc=f"atlas --realdata ({unit}s)", quiet=args.quiet)
-
+    report = RunReport()
     try:
-        run_rows(inputs, directory, chosen, client_factory=client_factory, cache=cache, timeout=args.task_timeout,
-                 budget_minutes=budget, progress=progress, counts=counts)
-    except KeyboardInterrupt:
-        print(f"oipr-bench atlas: interrupted: {counts.rows_written} row files written, {counts.pairs_computed} "
-              f"(row, series) pairs computed and kept; run the same command again to resume", file=sys.stderr)
-        raise
+        report = run_on_real(directory, args, budget, _env(), cpu_seconds=_cpu_seconds, progress=lambda total, unit: progress_bar(
+            total=total, unit=unit, desc=f"atlas --realdata ({unit}s)", quiet=args.quiet))
     finally:
-        for note in counts.notes:
+        for note in report.notes:
             print(f"oipr-bench atlas: {note}", file=sys.stderr)
-        if cache is not None:
-            for path, why in cache.rejected:
-                print(f"oipr-bench atlas: cache entry {path} not read ({why}); computed again", file=sys.stderr)
-    _realdata_outputs(directory, inputs, budget)
-    wall = time.perf_counter() - t0
-    if counts.pairs_computed or counts.probes_run:
-        from ..atlas.realdata.rowfiles import record_run
-
-        record_run(directory, {"date": time.strftime("%Y-%m-%d", time.gmtime()), "env": env, "budget_cpu_minutes": budget,
-                               "workers": f"scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} local",
-                               "cpus": os.cpu_count(), "wall_seconds": round(wall, 1),
-                               "worker_cpu_seconds": round(counts.worker_cpu_seconds, 1),
-                               "pairs_computed": counts.pairs_computed, "pairs_read": counts.pairs_read,
-                               "probes": counts.probes_run, "rows_written": counts.rows_written})
-    print(f"atlas --realdata (environment {env}): {len(chosen)} rows: {counts.rows_skipped} up to date, "
-          f"{counts.rows_written} written; {counts.pairs_computed} (row, series) pairs computed, {counts.pairs_read} read "
-          f"from the committed files or the cache, {counts.pairs_failed} failed"
-          + (f"; {counts.rows_failed} rows not run (their cost probe failed)" if counts.rows_failed else "")
-          + f"; {wall:.0f} s wall, {_cpu_seconds() - cpu0:.0f} s CPU in this process")
-    return 1 if counts.pairs_failed or counts.rows_failed else 0
-
-
-def _realdata_outputs(directory: Path, inputs: Any, budget: float) -> None:
-    """The summary from every row file (both environments), then ATLAS.md and atlas.html re-rendered with it."""
-    from ..atlas.realdata.rowfiles import read_row_files, write_summary
-    from ..atlas.realdata.run import PROTOCOL
-    from ..atlas.realdata.summary import build_summary
-    from ..atlas.store import rerender
-
-    docs, _ = read_row_files(directory)
-    nab: dict[str, dict[str, float]] = {}
-    for (det, name), value in inputs.nab_raw.items():
-        nab.setdefault(det, {})[name] = value
-    write_summary(directory, build_summary(docs, nab, data_digest=inputs.digest, detectors=inputs.detectors,
-                                           left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget))
-    from ..atlas.realdata.render import costs_markdown, with_real_section
-    from ..atlas.realdata.rowfiles import read_summary
-    from ..io import atomic_write_text
-
-    summary = read_summary(directory)
-    if summary is not None:
-        atomic_write_text(directory / "realdata" / "COSTS.md", costs_markdown(summary))
     if (directory / "atlas.json").is_file():  # a folder holding only real-data files has no grid to render
         from ..atlas.site.files import write_site
-        from ..atlas.store import read_atlas
+        from ..atlas.store import read_atlas, rerender
 
         rerender(directory)
         write_site(directory, read_atlas(directory))  # each row's page shows its real-data ranking
-    disagreements = directory / "DISAGREEMENTS.md"
-    if disagreements.is_file():
-        atomic_write_text(disagreements, with_real_section(disagreements.read_text(encoding="utf-8"), summary))
+    print("\n".join(report.lines))
+    return report.code
 
 
 def _realdata_check(directory: Path, args: argparse.Namespace) -> int:
-    """``--check --realdata DATA``: recompute a sample of the committed real-data cells; exit 1 on drift."""
-    from ..atlas.realdata.check import check_sample
-    from ..atlas.realdata.inputs import read_inputs
-    from ..atlas.running.tasks import connect, worker_count
+    """``--check --realdata DATA``: recompute a sample of the committed real-data cells (:mod:`oipr_bench.atlas.realdata.check`)."""
+    from ..atlas.realdata.check import check_command
 
-    inputs = read_inputs(args.realdata)
-    problems, checked = check_sample(inputs, directory, _env(), only=args.only,
-                                     client_factory=lambda n: connect(worker_count(args.jobs, n), args.scheduler),
-                                     timeout=args.task_timeout)
-    for line in problems:
-        print(f"atlas drift: {line}")
-    print(f"atlas --check --realdata (environment {_env()}): {checked} rows sampled (one series each, every detector), "
-          f"{len(problems)} problem(s)")
-    return 1 if problems else 0
+    code, text = check_command(args, directory, _env())
+    print(text)
+    return code
 
 
 def _regenerated(write: Any, directory: Path, args: argparse.Namespace) -> int:
@@ -308,7 +209,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.integrity import kept_profile_problem
     from ..atlas.reread import reread_row
     from ..atlas.site.files import write_site
-    from ..atlas.store import atlas_document, read_profile, slug, write_atlas
+    from ..atlas.store import atlas_document, committed_rows, read_profile, slug, write_atlas
     from ..atlas.timings import record_timing
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
@@ -320,7 +221,7 @@ def _write(directory: Path, args: argparse.Namespace) -> int:
     for row in fresh_rows:
         rows_by_id[row["id"]] = row
     reports.update(fresh_reports)
-    committed = _committed_rows(directory)
+    committed = committed_rows(directory)
     for a in adapters():
         if a.id in rows_by_id:
             continue
@@ -376,38 +277,12 @@ def _write_selection(args: argparse.Namespace, env: str) -> set[str]:
     return selected
 
 
-def _committed_rows(directory: Path) -> dict[str, Any]:
-    """The rows of ``directory``'s atlas.json by id (none when there is no atlas yet, or it is not one).
-
-    Read without noting it as an input of the run: ``--write`` writes it anew.
-    """
-    from ..atlas.store import read_json
-
-    path = directory / "atlas.json"
-    doc = read_json(path, None) if path.exists() else {}
-    rows = doc.get("rows") if isinstance(doc, dict) else None
-    return {r["id"]: r for r in rows if isinstance(r, dict) and "id" in r} if isinstance(rows, list) else {}
-
-
-def _stored_report(directory: Path, rid: str) -> Any:
-    """The audit report stored in ``profiles/<slug>.json`` for row ``rid`` (None: none, or unreadable, which
-    :func:`oipr_bench.atlas.integrity.integrity_problems` names)."""
-    from ..atlas.store import read_json, slug
-    from ..errors import UsageError
-
-    try:
-        stored = read_json(directory / "profiles" / f"{slug(rid)}.json", None)
-    except UsageError:
-        return None
-    return stored.get("report") if isinstance(stored, dict) else None
-
-
 def _check(directory: Path, args: argparse.Namespace) -> int:
     from ..atlas.running.options import result_cache
     from ..atlas.drift import TOLERANCE, drift, report_drift
     from ..atlas.adapters.registry import adapters
     from ..atlas.disagreements.sample import SAMPLE_CASES, sample_drift
-    from ..atlas.store import read_atlas
+    from ..atlas.store import read_atlas, stored_report
     from ..errors import UsageError
 
     from ..atlas.integrity import integrity_problems
@@ -427,7 +302,7 @@ def _check(directory: Path, args: argparse.Namespace) -> int:
     rows, fresh, _ = _profiled(todo, args.jobs, reverse=True, args=args, cache=result_cache(args, by_default=False))
     problems = tampered + drift(committed, rows)
     for rid, report in fresh.items():  # the numbers inside a stored report, not only the row's headline numbers
-        problems += report_drift(rid, _stored_report(directory, rid), report)
+        problems += report_drift(rid, stored_report(directory, rid), report)
     recomputed = {a.id for a in todo}
     sampled = [a for a in adapters() if a.env == env and a.slow and a.id not in recomputed and (not args.only or a.id in args.only)
                and committed.get(a.id, {}).get("status") == "ok"]
@@ -455,11 +330,9 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _where(args: argparse.Namespace) -> int:
     """``--where NAME=VALUE ...``: the rows with all these cell values (:mod:`oipr_bench.atlas.select`)."""
-    from ..atlas.select import parse_conditions, where_lines
-    from ..atlas.store import read_atlas
-
     from ..atlas.realdata.rowfiles import read_summary
-    from ..atlas.store import default_dir
+    from ..atlas.select import parse_conditions, where_lines
+    from ..atlas.store import default_dir, read_atlas
 
     folder = Path(args.dir) if args.dir else default_dir()
     doc = {**read_atlas(folder), "realdata": read_summary(folder)}  # the real-data columns, when the atlas has them
@@ -479,20 +352,17 @@ def _env() -> str:
 
 
 def _disagreements(directory: Path, args: argparse.Namespace) -> int:
+    from ..atlas.build import worker_count
     from ..atlas.disagreements.report import render_disagreements
-    from ..atlas.disagreements.study import study
+    from ..atlas.disagreements.study import groups, study
+    from ..atlas.realdata.render import with_real_section
+    from ..atlas.realdata.rowfiles import read_summary
     from ..io import atomic_write_text
 
     t0 = time.perf_counter()
-    from ..atlas.build import worker_count
-    from ..atlas.disagreements.study import groups
-
     jobs = worker_count(args.jobs, len(groups()))
     if jobs < args.jobs and not args.scheduler:
         print(f"oipr-bench atlas: --jobs {args.jobs} clamped to {jobs} ({os.cpu_count() or 1} CPUs)", file=sys.stderr)
-    from ..atlas.realdata.render import with_real_section
-    from ..atlas.realdata.rowfiles import read_summary
-
     text = with_real_section(render_disagreements(study(jobs=jobs, scheduler=args.scheduler, timeout=args.task_timeout)),
                              read_summary(directory))
     atomic_write_text(directory / "DISAGREEMENTS.md", text)
@@ -519,24 +389,11 @@ def _place(args: argparse.Namespace) -> int:
     row = user_row(args.evaluator, profile.to_dict(), profile.declarations)
     sys.stdout.write("\n".join(placement_lines(row, doc)) + "\n")
     if getattr(args, "realdata", None) is not None:
-        sys.stdout.write("\n".join(_place_on_real(args, resolved, profile.declarations)) + "\n")
-    return exit_code(profile, "atlas")
+        from ..atlas.realdata.place import place_on_real
+        from ..atlas.store import default_dir
 
-
-def _place_on_real(args: argparse.Namespace, resolved: Any, decl: Any) -> list[str]:
-    """``--evaluator X --realdata DATA``: X on NAB, and the committed rows ranking the detectors most like it."""
-    from ..atlas.realdata.inputs import read_inputs
-    from ..atlas.realdata.place import real_placement_lines, user_values
-    from ..atlas.realdata.rowfiles import read_row_files
-    from ..atlas.store import default_dir
-    from ..auditing.calling.runner import Caller
-
-    inputs = read_inputs(args.realdata)
-    docs, _ = read_row_files(Path(args.dir) if args.dir else default_dir())
-    caller = Caller(resolved.fn, timeout=args.timeout, isolate=args.isolate, input_kind=decl.input_kind, bounds=decl.bounds)
-    try:
         with cli_phrased():
-            values, problems = user_values(inputs, caller, decl.input_kind)
-    finally:
-        caller.close()
-    return real_placement_lines(args.evaluator, values, decl.higher_is_better, inputs, docs, problems)
+            lines = place_on_real(args.realdata, Path(args.dir) if args.dir else default_dir(), args.evaluator, resolved.fn,
+                                  profile.declarations, timeout=args.timeout, isolate=args.isolate)
+        sys.stdout.write("\n".join(lines) + "\n")
+    return exit_code(profile, "atlas")

@@ -13,11 +13,11 @@ from typing import Any, Callable, Sequence
 
 from ..adapters.registry import adapters
 from ..running.tasks import Outcome, Task, run_tasks
-from .inputs import RealInputs
+from .inputs import RealInputs, read_inputs
 from .rowfiles import read_row_files
 from .work import score_series
 
-__all__ = ["TOLERANCE", "check_sample"]
+__all__ = ["TOLERANCE", "check_sample", "check_command"]
 
 #: Largest change of a cell's value read as equal (the atlas's drift tolerance).
 TOLERANCE = 1e-9
@@ -61,3 +61,15 @@ def check_sample(inputs: RealInputs, directory: Path, env: str, *, only: Sequenc
         with client_factory(len(tasks)) as client:
             run_tasks(tasks, client, timeout=timeout, on_done=done)
     return problems, len(tasks)
+
+
+def check_command(args: Any, directory: Path, env: str) -> tuple[int, str]:
+    """``atlas --check DIR --realdata DATA``: ``(exit code, what to print)``; 1 on any drift or problem."""
+    from ..running.tasks import connect, worker_count
+
+    problems, checked = check_sample(read_inputs(args.realdata), directory, env, only=args.only, timeout=args.task_timeout,
+                                     client_factory=lambda n: connect(worker_count(args.jobs, n), args.scheduler))
+    text = "".join(f"atlas drift: {line}\n" for line in problems) + (
+        f"atlas --check --realdata (environment {env}): {checked} rows sampled (one series each, every detector), "
+        f"{len(problems)} problem(s)")
+    return (1 if problems else 0), text

@@ -18,7 +18,7 @@ from ...realdata.analysis import aggregate, goodness, kendall_tau
 from .inputs import RealInputs
 from .summary import row_values
 
-__all__ = ["user_values", "nearest_on_real", "real_placement_lines"]
+__all__ = ["user_values", "nearest_on_real", "real_placement_lines", "place_on_real"]
 
 
 def user_values(inputs: RealInputs, caller: Any, input_kind: str) -> tuple[np.ndarray, list[str]]:
@@ -81,3 +81,23 @@ def real_placement_lines(name: str, values: np.ndarray, higher_is_better: bool, 
     if len(problems) > 5:
         lines.append(f"  ... and {len(problems) - 5} more failed cells")
     return lines
+
+
+def place_on_real(data: str, atlas_dir: Any, name: str, fn: Any, decl: Any, *, timeout: float | None,
+                  isolate: bool) -> list[str]:
+    """``--evaluator X --realdata DATA``: X on NAB (through a guarded caller), and the committed rows of
+    ``atlas_dir`` ranking the detectors most like it (:func:`real_placement_lines`)."""
+    from pathlib import Path
+
+    from ...auditing.calling.runner import Caller
+    from .inputs import read_inputs
+    from .rowfiles import read_row_files
+
+    inputs = read_inputs(data)
+    docs, _ = read_row_files(Path(atlas_dir))
+    caller = Caller(fn, timeout=timeout, isolate=isolate, input_kind=decl.input_kind, bounds=decl.bounds)
+    try:
+        values, problems = user_values(inputs, caller, decl.input_kind)
+    finally:
+        caller.close()
+    return real_placement_lines(name, values, decl.higher_is_better, inputs, docs, problems)

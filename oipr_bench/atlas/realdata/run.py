@@ -95,103 +95,117 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
              budget_minutes: float, progress: Callable[[int, str], Any], counts: RunCounts) -> dict[str, str]:
     """Run ``adapters`` (one environment's rows) on ``inputs``; write a row file per finished row.
 
-    Returns each run row's status (``ok``, ``incomplete``, ``unavailable``, ``skipped``).
+    Returns each row's status (``ok``, ``incomplete``, ``failed``, ``unavailable``, ``skipped``).
     """
-    detectors = list(inputs.detectors)
-    committed, refused = read_row_files(directory)
-    for path, why in refused:
-        counts.notes.append(f"{path} not read as a cache ({why})")
-    status: dict[str, str] = {}
-    todo: list[tuple[Adapter, dict[str, Any], str]] = []
-    for a in adapters:
-        fields = row_fields(a)
-        key = planning.row_key(fields, inputs.digest, detectors, PROTOCOL, budget_minutes)
-        if committed.get(a.id, {}).get("key") == key:
-            status[a.id] = "skipped"
-            counts.rows_skipped += 1
-            continue
-        if a.version is None:
-            write_row_file(directory, _document(a, key, inputs, None, {}, "unavailable",
-                                                f"{a.package} is not installed in this environment"))
-            status[a.id] = "unavailable"
-            counts.rows_written += 1
-            continue
-        todo.append((a, fields, key))
-    counts.rows_run = len(todo)
+    run = _RowsRun(inputs, directory, cache, counts)
+    todo = run.select(adapters, budget_minutes)
     if not todo:
-        return status
+        return run.status
     plans, failures = _plans(inputs, todo, client_factory, cache, timeout, budget_minutes, counts, progress)
-    for a, _, _ in todo:
-        if plans[a.id] is None:  # written without its key, so the next run tries it again
-            write_row_file(directory, _document(a, "", inputs, None, {}, "failed", failures.get(a.id, "not planned")))
-            status[a.id] = "failed"
-            counts.rows_written += 1
-            counts.rows_failed += 1
-    by_name = inputs.by_name()
-    results: dict[str, dict[str, Any]] = {a.id: {} for a, _, _ in todo}
-    left: dict[str, int] = {}
-    failed: dict[str, list[str]] = {a.id: [] for a, _, _ in todo}
-    tasks: list[Task] = []
-    task_of: list[tuple[Adapter, str, dict[str, Any]]] = []
-    for a, fields, key in todo:
-        p = plans[a.id]
-        if p is None:
-            continue
-        known = committed_cells(committed.get(a.id))
-        left[a.id] = 0
-        for name in p.series:
-            s = by_name[name]
-            sfields = series_fields(fields, name, s.digest, detectors, PROTOCOL)
-            skey = key_of(sfields)
-            hit = known.get(skey)
-            if hit is None and cache is not None:
-                hit = cache.get(sfields)
-            if hit is not None:
-                results[a.id][name] = {"key": skey, "result": hit}
-                counts.pairs_read += 1
-                continue
-            left[a.id] += 1
-            tasks.append(Task(f"realdata-{a.id}", score_series, (a.id, s.y_true, s.scores, s.y_pred, tuple(detectors))))
-            task_of.append((a, name, sfields))
-    keys = {a.id: key for a, _, key in todo}
-    adapters_by_id = {a.id: a for a, _, _ in todo}
-
-    def finish_row(rid: str) -> None:
-        a = adapters_by_id[rid]
-        p = plans[rid]
-        cells = {name: results[rid][name] for name in p.series if name in results[rid]}
-        state = "ok" if not failed[rid] else "incomplete"
-        reason = "" if not failed[rid] else f"{len(failed[rid])} series not computed: " + "; ".join(failed[rid][:3])
-        # an incomplete row is written without its key: the next run is not done with it (it reads the series kept here)
-        write_row_file(directory, _document(a, keys[rid] if state == "ok" else "", inputs, p, cells, state, reason))
-        status[rid] = state
-        counts.rows_written += 1
-
-    for rid, n in list(left.items()):
-        if n == 0:
-            finish_row(rid)
-    bar = progress(len(tasks), "pair")
-
-    def done(k: int, outcome: Outcome) -> None:
-        a, name, sfields = task_of[k]
-        if outcome.ok:
-            results[a.id][name] = {"key": key_of(sfields), "result": outcome.value}
-            if cache is not None:
-                cache.put(sfields, outcome.value)
-            counts.pairs_computed += 1
-            counts.worker_cpu_seconds += float(outcome.value.get("cpu_seconds") or 0.0)
-        else:
-            failed[a.id].append(f"{name}: {outcome.failure}")
-            counts.pairs_failed += 1
-        left[a.id] -= 1
-        bar.update(1)
-        if left[a.id] == 0:
-            finish_row(a.id)
-
+    tasks = run.pairs(todo, plans, failures)
     if tasks:
-        with bar, client_factory(len(tasks)) as client:
-            run_tasks(tasks, client, timeout=timeout, on_done=done)
-    return status
+        with progress(len(tasks), "pair") as bar, client_factory(len(tasks)) as client:
+            run_tasks(tasks, client, timeout=timeout, on_done=lambda k, outcome: run.done(k, outcome, bar))
+    return run.status
+
+
+class _RowsRun:
+    """One run's rows: which to run, their (row, series) tasks, what came back, each row's file when it is complete."""
+
+    def __init__(self, inputs: RealInputs, directory: Path, cache: ResultCache | None, counts: RunCounts) -> None:
+        self.inputs, self.directory, self.cache, self.counts = inputs, directory, cache, counts
+        self.detectors = list(inputs.detectors)
+        self.committed, refused = read_row_files(directory)
+        counts.notes += [f"{path} not read as a cache ({why})" for path, why in refused]
+        self.status: dict[str, str] = {}
+        self.keys: dict[str, str] = {}
+        self.plans: dict[str, "planning.Plan | None"] = {}
+        self.by_id: dict[str, Adapter] = {}
+        self.results: dict[str, dict[str, Any]] = {}
+        self.failed: dict[str, list[str]] = {}
+        self.left: dict[str, int] = {}
+        self.task_of: list[tuple[Adapter, str, dict[str, Any]]] = []
+
+    def select(self, adapters: list[Adapter], budget_minutes: float) -> list[tuple[Adapter, dict[str, Any], str]]:
+        """The rows to run: not those whose committed file carries their key; an unavailable row written as such."""
+        todo = []
+        for a in adapters:
+            fields = row_fields(a)
+            key = planning.row_key(fields, self.inputs.digest, self.detectors, PROTOCOL, budget_minutes)
+            if self.committed.get(a.id, {}).get("key") == key:
+                self.status[a.id] = "skipped"
+                self.counts.rows_skipped += 1
+            elif a.version is None:
+                self._write(a, key, None, {}, "unavailable", f"{a.package} is not installed in this environment")
+            else:
+                todo.append((a, fields, key))
+                self.keys[a.id], self.by_id[a.id] = key, a
+        self.counts.rows_run = len(todo)
+        return todo
+
+    def pairs(self, todo: list[tuple[Adapter, dict[str, Any], str]], plans: dict[str, "planning.Plan | None"],
+              failures: dict[str, str]) -> list[Task]:
+        """The tasks of the (row, series) pairs neither committed nor cached; the rows already whole are written."""
+        self.plans = plans
+        by_name = self.inputs.by_name()
+        tasks = []
+        for a, fields, _ in todo:
+            if plans[a.id] is None:  # written without its key, so the next run tries it again
+                self._write(a, "", None, {}, "failed", failures.get(a.id, "not planned"))
+                self.counts.rows_failed += 1
+                continue
+            known = committed_cells(self.committed.get(a.id))
+            self.results[a.id], self.failed[a.id], self.left[a.id] = {}, [], 0
+            for name in plans[a.id].series:
+                s = by_name[name]
+                sfields = series_fields(fields, name, s.digest, self.detectors, PROTOCOL)
+                skey = key_of(sfields)
+                hit = known.get(skey)
+                if hit is None and self.cache is not None:
+                    hit = self.cache.get(sfields)
+                if hit is not None:
+                    self.results[a.id][name] = {"key": skey, "result": hit}
+                    self.counts.pairs_read += 1
+                    continue
+                self.left[a.id] += 1
+                tasks.append(Task(f"realdata-{a.id}", score_series, (a.id, s.y_true, s.scores, s.y_pred, tuple(self.detectors))))
+                self.task_of.append((a, name, sfields))
+        for rid, n in list(self.left.items()):
+            if n == 0:
+                self._finish_row(rid)
+        return tasks
+
+    def done(self, k: int, outcome: Outcome, bar: Any) -> None:
+        """A task's outcome: kept (and cached) or recorded as failed; the row's file written with its last series."""
+        a, name, sfields = self.task_of[k]
+        if outcome.ok:
+            self.results[a.id][name] = {"key": key_of(sfields), "result": outcome.value}
+            if self.cache is not None:
+                self.cache.put(sfields, outcome.value)
+            self.counts.pairs_computed += 1
+            self.counts.worker_cpu_seconds += float(outcome.value.get("cpu_seconds") or 0.0)
+        else:
+            self.failed[a.id].append(f"{name}: {outcome.failure}")
+            self.counts.pairs_failed += 1
+        self.left[a.id] -= 1
+        bar.update(1)
+        if self.left[a.id] == 0:
+            self._finish_row(a.id)
+
+    def _finish_row(self, rid: str) -> None:
+        p = self.plans[rid]
+        assert p is not None
+        cells = {name: self.results[rid][name] for name in p.series if name in self.results[rid]}
+        failed = self.failed[rid]
+        state = "ok" if not failed else "incomplete"
+        reason = "" if not failed else f"{len(failed)} series not computed: " + "; ".join(failed[:3])
+        # an incomplete row is written without its key: the next run is not done with it (it reads the series kept here)
+        self._write(self.by_id[rid], self.keys[rid] if state == "ok" else "", p, cells, state, reason)
+
+    def _write(self, a: Adapter, key: str, p: "planning.Plan | None", cells: Mapping[str, Any], state: str, reason: str) -> None:
+        write_row_file(self.directory, _document(a, key, self.inputs, p, cells, state, reason))
+        self.status[a.id] = state
+        self.counts.rows_written += 1
 
 
 def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], client_factory: Callable[[int], Any],

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_run_options", "result_cache"]
+__all__ = ["check_run_options", "check_mode_options", "result_cache"]
 
 
 def check_run_options(args: argparse.Namespace) -> None:
@@ -48,3 +48,19 @@ def result_cache(args: argparse.Namespace, by_default: bool) -> Any:
     if args.no_cache or (args.cache is None and not by_default):
         return None
     return ResultCache(Path(args.cache) if args.cache is not None else default_cache_dir())
+
+
+def check_mode_options(args: argparse.Namespace) -> None:
+    """Refuse the row and folder options (--only, --dir, --pin, --include-slow, --row-budget) where their mode is not given."""
+    from ...errors import UsageError
+
+    if args.only and args.check is None and args.write is None and args.realdata is None:
+        raise UsageError("--only selects rows for --check, --write or --realdata; give one of them")
+    if args.dir is not None and args.diff is not None:
+        raise UsageError("--dir does not apply to --diff: give the two atlas folders as OLD NEW")
+    if args.pin is not None and args.write is None:
+        raise UsageError("--pin applies to --write; give --write DIR")
+    if args.include_slow and args.write is None and args.check is None:
+        raise UsageError("--include-slow applies to --write and --check; give one of them")
+    if args.row_budget is not None and args.realdata is None:
+        raise UsageError("--row-budget applies to --realdata; give --realdata DATA")
