@@ -7,4 +7,4 @@ __version__ = "0.4.0"
 #: never with a release that leaves every reading as it was; the atlas's result cache
 #: (:mod:`oipr_bench.atlas.running.cache`) keys every entry with it, so entries of other readings
 #: are never read as results.
-READING_VERSION = 1
+READING_VERSION = 2

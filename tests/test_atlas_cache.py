@@ -61,7 +61,7 @@ def test_another_package_version_leaves_the_other_rows_entries_valid(tmp_path: P
     (lambda p: p.write_text(p.read_text().replace('"c1": 0.5', '"c1": 0.75')), "checksum"),
     (lambda p: p.write_text(json.dumps({**json.loads(p.read_text()), "format": "someone else's cache"})), "format"),
     (lambda p: p.write_text("[1, 2, 3]"), "format"),
-    (lambda p: p.write_text(p.read_text().replace('"reading_version": 1', '"reading_version": 7')), "key"),
+    (lambda p: p.write_text(p.read_text().replace(f'"reading_version": {READING_VERSION}', '"reading_version": 7')), "key"),
     (lambda p: (p.unlink(), os.mkfifo(p)), "unreadable"),
 ])
 def test_a_corrupt_or_foreign_entry_is_never_read_as_a_result(tmp_path: Path, damage, reason):

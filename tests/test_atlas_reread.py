@@ -50,8 +50,8 @@ def first_point_score(t, s):
     return float(np.asarray(s, float)[int(np.flatnonzero(np.asarray(t) == 1)[0])])
 
 
-def _report(fn, **options) -> dict:
-    with AuditSession(resolve(fn), AuditOptions(random_runs=10, suite="table5", **options)) as session:
+def _report(fn, suite: str = "table5", **options) -> dict:
+    with AuditSession(resolve(fn), AuditOptions(random_runs=10, suite=suite, **options)) as session:
         return _strip_timings(session.run_all().to_dict())
 
 
@@ -81,6 +81,72 @@ def test_rereading_a_report_written_without_the_current_readings_gives_the_fresh
     assert before != fresh  # the control shows the change the re-reading must make
     assert _strip_timings(reread_report(before)) == fresh
     assert _strip_timings(reread_report(fresh)) == fresh  # a current report re-reads to itself
+
+
+def auc(t, s):
+    """AUC-ROC (Mann-Whitney, tied scores share their mean rank)."""
+    t, s = np.asarray(t) == 1, np.asarray(s, float)
+    n1, n0 = int(t.sum()), int((~t).sum())
+    order = np.argsort(s, kind="stable")
+    ranks = np.empty(s.size)
+    ranks[order] = np.arange(1, s.size + 1)
+    _, inv = np.unique(s, return_inverse=True)
+    ranks = np.bincount(inv, weights=ranks)[inv] / np.bincount(inv)[inv]
+    return float((ranks[t].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def pa_auc(t, s):
+    """Point-adjusted AUC-ROC: every point of a true event takes the event's highest score."""
+    t, s = np.asarray(t), np.asarray(s, float).copy()
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], t, [0]))))
+    for a, b in zip(edges[::2], edges[1::2]):
+        s[a:b] = s[a:b].max()
+    return auc(t, s)
+
+
+def test_rereading_a_property_read_against_chance_on_a_short_span_gives_the_fresh_report(monkeypatch):
+    # chance_ordering of the score at the first anomalous point: the random draws' mean lies 4.1 of its standard
+    # errors below perfect, so the fresh audit has no verdict; a report written without the span rule says ordered
+    fresh = _report(first_point_score, suite="properties", input_kind="scores")
+    with monkeypatch.context() as m:
+        m.setattr("oipr_bench.auditing.properties.run.against_chance_doubt", lambda finding: "")
+        before = _report(first_point_score, suite="properties", input_kind="scores")
+    co = {p["name"]: p for p in before["properties"]}[v.CHANCE_ORDERING]
+    assert co["observed"] == v.ORDERED  # the control shows the change the re-reading must make
+    assert {p["name"]: p for p in fresh["properties"]}[v.CHANCE_ORDERING]["observed"] is None
+    assert _strip_timings(reread_report(before)) == fresh
+    assert _strip_timings(reread_report(fresh)) == fresh
+
+
+def _without_the_chance_error(report: dict) -> dict:
+    """``report`` with every finding's evidence as reports written before random_overestimation's kept the chance
+    standard error (and, to show the same reading for the other rules, with none kept at all)."""
+    out = {**report, "characteristics": []}
+    for ch in report["characteristics"]:
+        if ch["evidence"]:
+            numbers = {k: x for k, x in ch["evidence"]["numbers"].items()
+                       if not k.startswith(("chance standard error", "random detector above chance"))}
+            ch = {**ch, "evidence": {**ch["evidence"], "numbers": numbers}}
+        out["characteristics"].append(ch)
+    return out
+
+
+def test_a_stored_verdict_against_chance_without_its_standard_error_is_undetermined():
+    # auc's absent is read against chance on both random_detector cases (spans of ~40 standard errors): fresh, a
+    # verdict; without the standard error in the stored evidence, the span cannot be checked
+    fresh = _report(auc, input_kind="scores")
+    assert {c["name"]: c for c in fresh["characteristics"]}[v.RANDOM_OVERESTIMATION]["observed"] == v.ABSENT
+    res = {c["name"]: c for c in reread_report(_without_the_chance_error(fresh))["characteristics"]}[v.RANDOM_OVERESTIMATION]
+    assert res["observed"] is None and res["status"] == v.UNDETERMINED
+    assert "chance standard error was not recorded" in res["message"] and "--include-slow" in res["message"]
+    # the same for a rule that reads a level against chance on every case: existence (no, at 30 standard errors)
+    assert {c["name"]: c for c in fresh["characteristics"]}[v.EXISTENCE_DETECTION_REWARD]["observed"] == v.NO
+    res = {c["name"]: c for c in reread_report(_without_the_chance_error(fresh))["characteristics"]}[v.EXISTENCE_DETECTION_REWARD]
+    assert res["observed"] is None and "chance standard error was not recorded" in res["message"]
+    # must not: point-adjusted AUC's present is read on the metric's own range, which needs no chance error
+    pa = _report(pa_auc, input_kind="scores")
+    res = {c["name"]: c for c in reread_report(_without_the_chance_error(pa))["characteristics"]}[v.RANDOM_OVERESTIMATION]
+    assert res["observed"] == v.PRESENT
 
 
 #: Fast rows whose committed cells the current readings change or keep (built-ins first).

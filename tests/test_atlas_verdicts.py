@@ -71,8 +71,16 @@ def test_our_vus_audited_as_the_reduced_tsb_ad_row_gives_its_numbers_and_verdict
     ours = next(a for a in ADAPTERS if a.metric == name)
     row, _, _ = profile_adapter(dataclasses.replace(ours, random_runs=stored["random_runs"], chance_draws=stored["chance_draws"]))
     assert _agree_off_constant_cases(row, stored) and _agree_off_constant_cases(stored, row)
-    off_constant = {k: v for k, v in row["characteristics"].items() if k != "all_one_overestimation"}
-    assert off_constant == {k: v for k, v in stored["characteristics"].items() if k != "all_one_overestimation"}
+    # a stored slow row profiled before random_overestimation's evidence kept the chance standard error reads that
+    # cell as ? with the reason (oipr_bench.auditing.table5.scale_guard); the fresh audit records it and reads a verdict
+    from oipr_bench.atlas.store import default_dir, read_profile
+
+    report = read_profile(default_dir(), stored["id"])["report"]
+    unrecorded = {c["name"] for c in report["characteristics"] if "chance standard error was not recorded" in c["message"]}
+    assert all(stored["characteristics"][k] == "?" and row["characteristics"][k] not in ("?", "n/a") for k in unrecorded)
+    skip = {"all_one_overestimation", *unrecorded}
+    off_constant = {k: v for k, v in row["characteristics"].items() if k not in skip}
+    assert off_constant == {k: v for k, v in stored["characteristics"].items() if k not in skip}
     assert row["properties"] == stored["properties"]
 
 

@@ -584,6 +584,62 @@ def test_a_level_against_chance_on_a_span_its_standard_error_moves_is_undetermin
     assert session.characteristic_result(v.OVERLAP_PROPORTION_AWARENESS).observed is not None
 
 
+
+def test_random_overestimation_read_against_chance_needs_the_span():
+    from oipr_bench.auditing.table5.findings import RANDOM
+    from oipr_bench.auditing.table5.scale_guard import SPAN_STANDARD_ERRORS
+
+    # must show it: auc on random_detector (chance 0.50 / 0.49, standard errors near 0.01, y_pred = y_true 1.0:
+    # spans of some 40 standard errors): the random detector reads -0.007 and 0.025 above chance -> absent
+    ok = _session(auc, **SCORES).characteristic_result(v.RANDOM_OVERESTIMATION)
+    assert ok.observed == v.ABSENT
+    for c in RANDOM:
+        n = ok.finding.numbers
+        span = n[f"y_pred = y_true {c}"] - n[f"uniform-random scores (mean) {c}"]
+        assert span >= SPAN_STANDARD_ERRORS * n[f"chance standard error {c}"] > 0, c  # the evidence records it
+    # must not: the score at the first anomalous point has chance 0.48 / 0.51 with a standard error near 0.09,
+    # a span of about 5.5 standard errors; read alone, the rule says absent (-0.84, -1.02 above chance)
+    res = _session(first_point_score, **SCORES).characteristic_result(v.RANDOM_OVERESTIMATION)
+    n = res.finding.numbers
+    span = n["y_pred = y_true random_detector/c1"] - n["uniform-random scores (mean) random_detector/c1"]
+    assert span < SPAN_STANDARD_ERRORS * n["chance standard error random_detector/c1"]
+    assert res.observed is None and res.status == v.UNDETERMINED
+    assert "standard errors of the chance mean" in res.message and "read alone, the rule gives absent" in res.message
+    # a verdict read on the metric's own range (0 = y_pred = 1 - y_true), not against chance, stands on any
+    # chance span: point-adjusted AUC's random detector sits at 0.76 of that range on random_detector/c2, where
+    # chance (0.98) lies within a few standard errors of perfect
+    pa = _session(pa_auc, **SCORES).characteristic_result(v.RANDOM_OVERESTIMATION)
+    assert pa.observed == v.PRESENT and "own range" in pa.message
+    n = pa.finding.numbers
+    assert n["y_pred = y_true random_detector/c2"] - n["uniform-random scores (mean) random_detector/c2"] < \
+        SPAN_STANDARD_ERRORS * n["chance standard error random_detector/c2"]
+
+
+def test_chance_ordering_against_the_random_mean_needs_the_span():
+    import statistics
+
+    from oipr_bench.auditing.table5.scale_guard import SPAN_STANDARD_ERRORS
+
+    def span_in_standard_errors(res):
+        ys = [y for x, y in zip(res.finding.curve.x, res.finding.curve.y) if x == "random"]
+        n = res.finding.numbers
+        return (n["score oracle (perfect ranking)"] - n["mean score random"]) / (statistics.stdev(ys) / len(ys) ** 0.5)
+
+    # must show it: AUC's ten random draws have a mean 1.05 below perfect on the anchored scale, 38 standard
+    # errors (0.027 each) -> ordered
+    ok = _session(auc, **SCORES).property_result(v.CHANCE_ORDERING)
+    assert ok.observed == v.ORDERED and span_in_standard_errors(ok) > SPAN_STANDARD_ERRORS
+    # must not: the score at the first anomalous point: the draws' mean lies 0.71 below perfect, 4.1 standard
+    # errors (0.17 each); read alone, the rule says ordered (constant 0.06 ~ random 0.005 within the margin 0.52)
+    res = _session(first_point_score, **SCORES).property_result(v.CHANCE_ORDERING)
+    assert res.observed is None and res.status == v.UNDETERMINED
+    assert "standard errors of the random scores' mean" in res.message and "the rule gives ordered" in res.message
+    # random_inflated is read on the metric's own range (inverted .. perfect), not against chance: point-adjusted
+    # AUC keeps it with its draws' mean 7.6 standard errors below perfect
+    pa = _session(pa_auc, **SCORES).property_result(v.CHANCE_ORDERING)
+    assert pa.observed == v.RANDOM_INFLATED and span_in_standard_errors(pa) < SPAN_STANDARD_ERRORS
+
+
 # -- sanity: NaN where a value is defined is its own finding; deterministic is about two calls differing ------
 
 def f1_nan_on_shifts(t, p):

@@ -7,7 +7,12 @@ follow the current rules without a new profile:
 - each characteristic's verdict passes :func:`~oipr_bench.auditing.table5.scale_guard.guarded` on its
   own evidence (the anchors of the cases it read, the chance standard error): a verdict on a scale
   where the uninformative input beats the perfect one, or a level against chance on a span its
-  standard error can move, becomes ``undetermined`` with the reason, exactly as in a fresh audit;
+  standard error can move, becomes ``undetermined`` with the reason, exactly as in a fresh audit (a
+  finding whose evidence lacks a chance standard error it needs, as the random-overestimation evidence
+  of reports written before it kept one, is ``undetermined`` with that reason);
+- each metric property's verdict passes
+  :func:`~oipr_bench.auditing.properties.run.guarded_property` on its own evidence (chance ordering:
+  the random draws of its curve);
 - the sanity checks: ``deterministic`` fails only when two calls on one input differed (a probe that
   gave no value twice is noted, not a failure), and ``no_nan`` is read from the stored case results.
 
@@ -42,6 +47,7 @@ def _sanity(profile: Any) -> None:
 def reread_report(report: Mapping[str, Any]) -> dict[str, Any]:
     """``report`` (an audit report as plain data) with its verdicts and sanity checks read by the current rules."""
     from ..auditing.profile.results import CharacteristicResult, Profile
+    from ..auditing.properties.run import guarded_property
     from ..auditing.run_record import RunRecord, present_items
     from ..auditing.table5.readings import KIND_SCORE
     from ..auditing.table5.scale_guard import guarded
@@ -56,6 +62,8 @@ def reread_report(report: Mapping[str, Any]) -> dict[str, Any]:
         if finding is not res.finding:
             profile.characteristic_results[name] = CharacteristicResult(name, None, res.expectation, UNDETERMINED,
                                                                         finding, finding.explanation)
+    for name, pres in list(profile.property_results.items()):
+        profile.property_results[name] = guarded_property(pres)
     _sanity(profile)
     profile.run = RunRecord.from_dict(report.get("run"), present_items(profile))
     return profile.to_dict()

@@ -75,13 +75,21 @@ How a property is read:
   every metric). A verdict that read a case where the metric rates its uninformative input (chance, or
   the empty prediction) above `y_pred = y_true` is undetermined: the metric has no usable scale there,
   not even for ordering the cases. A verdict that places a level relative to chance (existence reward,
-  fragments merging, ambiguous labels, a score metric's all-ones input) needs the chance-anchored span
+  fragments merging, ambiguous labels, a score metric's all-ones input, and its random detector where
+  it is read against chance rather than on the metric's own range) needs the chance-anchored span
   `y_pred = y_true - chance` to be at least {span_standard_errors} standard errors of the chance mean: the rules take
   three standard errors as the smallest effect that is not noise, and {span_standard_errors} = 3 / 0.3 keeps that noise
   within 0.3 of the scale, the highest level a rule compares with chance; below it a verdict would only
   say that the reading lies within the anchor's noise, so it is undetermined, with the reason.
   Order-only verdicts (overlap, early detection, long anomaly, sparse anomalies) compare the cases with
   each other and are not affected.
+- **The same span for the properties.** Of the properties, only chance ordering reads a level against
+  chance: the perfect ranking, the constant and the inverted ranking against the random scores' mean.
+  Its verdicts other than `random_inflated` (read on the metric's own range, inverted .. perfect) need
+  the span from that mean to the perfect ranking to be at least {span_standard_errors} standard errors of the mean
+  (from the family's own random draws), else undetermined, with the reason. Every other property
+  compares the scores of one ground truth with each other, where the chance anchor cancels, or the
+  values themselves across ground truths, and is not affected.
 - **Thresholds.** Besides the tolerance 1e-6, the rules' cut-offs are numbers stated in each rule below:
   ranking consistency rho 0.9, noise robustness 0.1, chance ordering 0.3 of the half-range and a margin
   of 0.02 (or three standard errors).

@@ -19,12 +19,13 @@ import numpy as np
 
 from ..table5.chance import CHANCE_MARGIN
 from ..table5.findings import OVERESTIMATION_F1, SCORE_TOLERANCE, fmt
+from ..table5.scale_guard import SPAN_STANDARD_ERRORS
 from .readings import DOWN, UP, Readings, Undetermined, spearman, trend
 from .readings import make_finding as _finding, score_numbers as _numbers
 from .results import PropertyFinding
 from ... import vocabulary as v
 
-__all__ = ["Readings", "Undetermined", "RULES", "RANK_RHO", "NOISE_TOLERANCE", "CHANCE_TOLERANCE", "INFLATION_LEVEL", "trend",
+__all__ = ["Readings", "Undetermined", "RULES", "against_chance_doubt", "RANK_RHO", "NOISE_TOLERANCE", "CHANCE_TOLERANCE", "INFLATION_LEVEL", "trend",
            "spearman"]
 
 #: Ranking consistency is ``consistent`` from this Spearman rho on (a near-monotone response to 10 grades);
@@ -272,6 +273,10 @@ def check_chance_ordering(r: Readings) -> PropertyFinding:
     4. ``ordered`` otherwise.  A constant at or below random is a package's convention for a
        degenerate input (0.0, 0.5): evidence, not a disorder.  The explanation prints ``~``
        between random and constant only when they lie within the margin.
+
+    Every value but ``random_inflated`` places a level against the random scores' mean, so it needs a
+    span from that mean to the perfect ranking of at least ten of its standard errors
+    (:func:`against_chance_doubt`, applied by the audit after this rule).
     """
     perfect, inverted = (r.s(r.ids(k)[0]) for k in ("oracle", "inverted"))
     constant = r.score[r.ids("constant")[0]]  # NaN when the metric gave a constant score no value: evidence only
@@ -308,6 +313,36 @@ def check_chance_ordering(r: Readings) -> PropertyFinding:
                 f"(margin {fmt(margin)})")
         value, why = v.ORDERED, f"perfect {fmt(perfect)} > random {fmt(rand)} > inverted {fmt(inverted)}; {tail}"
     return _finding(v.CHANCE_ORDERING, value, numbers, why, r.curve(r.cases))
+
+
+def against_chance_doubt(finding: PropertyFinding) -> str:
+    """Why a property verdict read against chance is no verdict (``""`` when it is one, or reads no level against chance).
+
+    Of the properties, only chance ordering places levels relative to chance: the perfect ranking, the
+    constant and the inverted ranking against the random scores' mean (their differences from it, on the
+    anchored scale).  Every other property compares the scores of one ground truth with each other (the
+    chance anchor cancels in their differences) or raw values across ground truths.  A level read against
+    the random mean needs the span from that mean to the perfect ranking to be at least
+    :data:`~oipr_bench.auditing.table5.scale_guard.SPAN_STANDARD_ERRORS` standard errors of the mean, the
+    rule the Table 5 rows read against chance follow (below it, three standard errors exceed 0.3 of the
+    span).  ``random_inflated`` is read on the metric's own range (inverted .. perfect), with its own
+    three-standard-error margin, not against chance, and stands.  The standard error comes from the
+    anchored draws of the finding's curve, so a stored report is re-read to what a fresh audit gives.
+    """
+    if finding.name != v.CHANCE_ORDERING or finding.value == v.RANDOM_INFLATED or finding.curve is None:
+        return ""
+    draws = [y for x, y in zip(finding.curve.x, finding.curve.y) if x == "random"]
+    perfect, rand = finding.numbers["score oracle (perfect ranking)"], finding.numbers["mean score random"]
+    if len(draws) < 2 or any(math.isnan(y) for y in draws + [perfect, rand]):
+        return ""
+    se = float(np.std(draws, ddof=1)) / math.sqrt(len(draws))
+    span = abs(perfect - rand)
+    if span >= SPAN_STANDARD_ERRORS * se:
+        return ""
+    return (f"the span from the random scores' mean ({fmt(rand)}) to the perfect ranking ({fmt(perfect)}), "
+            f"{fmt(span)} on the anchored scale, is less than {SPAN_STANDARD_ERRORS:g} standard errors of the random "
+            f"scores' mean ({se:.3g} each): their own noise can move a level read against them (read alone, the rule "
+            f"gives {finding.value}: {finding.explanation})")
 
 
 RULES: dict[str, Callable[[Readings], PropertyFinding]] = {

@@ -27,7 +27,8 @@ for a metric taking scores, the empty prediction for one taking 0/1
 predictions.  A scale that is undefined or saturated there (NaN, equal anchors,
 anchors within 0.02 of the range) makes the property undetermined, never a
 value; so does an evaluator that is not deterministic (the audit session checks
-that first, :func:`undetermined_property`).  A property
+that first, :func:`undetermined_property`), and a level read against chance on a
+span the random scores' own noise can move (:func:`guarded_property`).  A property
 without a declared expectation is reported, never failed.
 """
 
@@ -41,12 +42,12 @@ from typing import Any, Callable
 
 from ..expectations import Expectation, judge
 from .results import PropertyResult
-from .rules import RULES, Readings, Undetermined
+from .rules import RULES, Readings, Undetermined, against_chance_doubt
 from ..table5.readings import KIND_SCORE, Observations, oriented_raw, scale_of
 from ... import vocabulary as v
 from ...evaluators.score import Score
 
-__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "judge_property", "undetermined_property"]
+__all__ = ["PropertyDef", "DEFINITIONS", "BOTH", "run_property", "guarded_property", "judge_property", "undetermined_property"]
 
 BINARY, SCORES, BOTH = "binary", "scores", "both"
 
@@ -184,7 +185,20 @@ def run_property(name: str, family: Any, call: Callable[..., Any], decl: Any, ki
         finding = RULES[name](readings)
     except Undetermined as exc:
         return result(None, message=f"undetermined: {exc}")
-    return result(finding.value, finding, finding.explanation)
+    return guarded_property(result(finding.value, finding, finding.explanation))
+
+
+def guarded_property(res: PropertyResult) -> PropertyResult:
+    """``res``, or the undetermined result a verdict read against chance on too short a span gets.
+
+    :func:`~oipr_bench.auditing.properties.rules.against_chance_doubt` reads only the finding's own
+    evidence, so a fresh audit and the re-reading of a stored report call this one function.
+    """
+    why = "" if res.finding is None or res.observed is None else against_chance_doubt(res.finding)
+    if not why:
+        return res
+    return PropertyResult(res.name, res.input, None, judge_property(None, res.expectation), res.expectation, None,
+                          f"undetermined: no verdict: {why}", res.source)
 
 
 def undetermined_property(name: str, decl: Any, kind: Callable[[], str | None], expectation: Expectation | None,

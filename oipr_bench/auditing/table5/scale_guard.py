@@ -19,8 +19,15 @@ verdict can still come from a scale that does not exist:
   :data:`SPAN_STANDARD_ERRORS` = 3 / :data:`~oipr_bench.auditing.table5.findings.OVERESTIMATION_F1` = 10:
   below it the three-standard-error noise exceeds 0.3 of the scale, the highest level a rule compares
   with chance, so the verdict would only say that the reading lies within the anchor's noise, not on
-  which side of its level.  Order-only rules (overlap, early detection, long anomaly, sparse
-  anomalies) compare the cases with each other, not with chance, and are not affected.
+  which side of its level.  ``random_overestimation`` of a score metric reads the random detector
+  against chance too (above 0.3 of the chance-anchored scale, the paper's rule with chance as its 0):
+  its ``absent`` needs that reading on every case, its ``present`` on one, so each such case needs the
+  span as well (:func:`random_doubt`); a ``present`` read on the metric's own range (0 = ``y_pred =
+  1 - y_true``), whose anchors are not the chance mean, stands on any chance span.  A stored finding
+  without the chance standard error of a case it read against chance (a report written before the
+  evidence recorded it) gets no verdict either: the span cannot be checked.  Order-only rules
+  (overlap, early detection, long anomaly, sparse anomalies) compare the cases with each other, not
+  with chance, and are not affected.
 
 Both checks read only the finding's own evidence (the anchors of the cases it read, as
 :func:`~oipr_bench.auditing.table5.findings.evidence_numbers` records them), so a stored report is
@@ -32,28 +39,37 @@ from __future__ import annotations
 import math
 from typing import Mapping, NamedTuple
 
-from .findings import OVERESTIMATION_F1, Finding, fmt
+from .findings import OVERESTIMATION_F1, RANDOM_RANGE_LEVEL, Finding, fmt
 from .readings import ANCHOR_TOLERANCE
+from .score_rules import AGAINST_CHANCE
 from ...vocabulary import (
+    ABSENT,
     ADDRESSING_AMBIGUOUS_LABELS,
     ALL_ONE_OVERESTIMATION,
     EXISTENCE_DETECTION_REWARD,
     FRAGMENTS_MERGING,
     NOT_APPLICABLE,
+    PRESENT,
+    RANDOM_OVERESTIMATION,
     UNDETERMINED,
 )
 
-__all__ = ["SPAN_STANDARD_ERRORS", "LEVEL_RULES", "CaseAnchors", "case_anchors", "scale_doubt", "guarded"]
+__all__ = ["SPAN_STANDARD_ERRORS", "LEVEL_RULES", "CaseAnchors", "case_anchors", "span_doubt", "random_doubt",
+           "scale_doubt", "guarded"]
 
 #: A level read against chance needs the chance-anchored span to be at least this many standard errors of
 #: the chance mean (three standard errors, the rules' noise margin, within OVERESTIMATION_F1 of the scale).
 SPAN_STANDARD_ERRORS = 3 / OVERESTIMATION_F1
 
-#: The rules whose verdict places a level relative to the scale's 0 (chance, for a score metric).
-#: ``random_overestimation`` of a score metric is not listed: its ``present`` needs a reading above three
-#: standard errors of chance, and its ``absent`` is read on the metric's own range as well (0 = the inverted
-#: input), whose anchors are not the chance mean; its stored evidence does not hold the chance error.
+#: The rules whose verdict places a level relative to the scale's 0 (chance, for a score metric) on every
+#: case they read.  ``random_overestimation`` of a score metric reads some of its verdicts against chance and
+#: some on the metric's own range: :func:`random_doubt` checks it.
 LEVEL_RULES = (EXISTENCE_DETECTION_REWARD, FRAGMENTS_MERGING, ADDRESSING_AMBIGUOUS_LABELS, ALL_ONE_OVERESTIMATION)
+
+#: How the re-reading of an old report names a chance standard error its evidence does not hold.
+_NOT_RECORDED = ("the chance standard error was not recorded in this finding's evidence (a report written before "
+                 "the evidence kept it), so the span of a level read against chance cannot be checked; re-profile "
+                 "the evaluator to read it (a slow atlas row: atlas --write --include-slow)")
 
 _CHANCE = "anchor 0: chance (mean over uninformative scores)"
 _SE = "chance standard error"
@@ -113,14 +129,59 @@ def scale_doubt(finding: Finding, higher_is_better: bool, scalar: bool) -> str:
     if finding.name in LEVEL_RULES:
         for c in finding.cases:
             a = anchors.get(c)
-            if a is None or not a.chance or math.isnan(a.se):
-                continue
-            span = abs(a.one - a.zero)
-            if span < SPAN_STANDARD_ERRORS * a.se:
-                return (f"on {c} the chance-anchored span (y_pred = y_true {a.one:.6g} - chance {a.zero:.6g} = "
-                        f"{fmt(span)}) is less than {SPAN_STANDARD_ERRORS:g} standard errors of the chance mean "
-                        f"({a.se:.3g} each): the anchor's own noise can move a level read against chance there")
+            why = "" if a is None or not a.chance else span_doubt(c, a)
+            if why:
+                return why
+    if finding.name == RANDOM_OVERESTIMATION:
+        return random_doubt(finding)
     return ""
+
+
+def span_doubt(case: str, a: CaseAnchors) -> str:
+    """Why a level read against chance on ``case`` (anchors ``a``) is no verdict (``""`` when the span holds it).
+
+    The chance-anchored span must be at least :data:`SPAN_STANDARD_ERRORS` standard errors of the chance mean;
+    a standard error the evidence does not hold leaves the span unchecked, hence no verdict.
+    """
+    if math.isnan(a.zero) or math.isnan(a.one):
+        return ""  # no scale: the rule itself could not read the case
+    if math.isnan(a.se):
+        return f"on {case} {_NOT_RECORDED}"
+    span = abs(a.one - a.zero)
+    if span < SPAN_STANDARD_ERRORS * a.se:
+        return (f"on {case} the chance-anchored span (y_pred = y_true {a.one:.6g} - chance {a.zero:.6g} = "
+                f"{fmt(span)}) is less than {SPAN_STANDARD_ERRORS:g} standard errors of the chance mean "
+                f"({a.se:.3g} each): the anchor's own noise can move a level read against chance there")
+    return ""
+
+
+def random_doubt(finding: Finding) -> str:
+    """Why a score metric's ``random_overestimation`` verdict is no verdict (``""`` when it is one).
+
+    Read from the evidence of :func:`~oipr_bench.auditing.table5.score_rules.random_on_range`: a ``present``
+    read on the metric's own range (a random detector, or uniform-random scores, above
+    :data:`~oipr_bench.auditing.table5.findings.RANDOM_RANGE_LEVEL` of ``1 - y_true`` .. ``y_true``) stands;
+    otherwise the verdict was read against chance: ``absent`` on every case it read, ``present`` on a case
+    whose reading lies above :data:`~oipr_bench.auditing.table5.findings.OVERESTIMATION_F1`, and each such
+    case needs the span (:func:`span_doubt`).  The evidence of a binary metric's rule (no chance anchor) is
+    not read here.
+    """
+    n = finding.numbers
+    if finding.value not in (PRESENT, ABSENT) or not any(f"uniform-random scores (mean) {c}" in n for c in finding.cases):
+        return ""
+    anchors = {c: CaseAnchors(_num(n, f"uniform-random scores (mean) {c}"), _num(n, f"y_pred = y_true {c}"),
+                              _num(n, f"chance standard error {c}"), True) for c in finding.cases}
+    if finding.value == PRESENT:
+        on_range = [_num(n, f"{what} on the range {c}") for c in finding.cases
+                    for what in ("random detector", "uniform-random scores")]
+        if any(x > RANDOM_RANGE_LEVEL for x in on_range):
+            return ""
+        if not any(f"{AGAINST_CHANCE} {c}" in n for c in finding.cases):  # written before the evidence kept it
+            return f"on {', '.join(finding.cases)} {_NOT_RECORDED}"
+        above = [c for c in finding.cases if _num(n, f"{AGAINST_CHANCE} {c}") > OVERESTIMATION_F1]
+        doubts = [span_doubt(c, anchors[c]) for c in above]
+        return doubts[0] if doubts and all(doubts) else ""
+    return next((why for why in (span_doubt(c, anchors[c]) for c in finding.cases) if why), "")
 
 
 def guarded(finding: Finding, higher_is_better: bool, scalar: bool) -> Finding:

@@ -15,7 +15,12 @@ from .findings import ALL_ONE, OVERESTIMATION_F1, RANDOM, RANDOM_RANGE_LEVEL, Fi
 from .readings import ANCHOR_TOLERANCE, Observations, range_width
 from ...vocabulary import ALL_ONE_OVERESTIMATION, RANDOM_OVERESTIMATION, UNDETERMINED
 
-__all__ = ["constant_against_chance", "random_on_range"]
+__all__ = ["AGAINST_CHANCE", "constant_against_chance", "random_on_range"]
+
+#: How the evidence of ``random_on_range`` labels the random detector's reading on the chance-anchored scale
+#: (one per case; with the case's chance mean, its standard error and ``y_pred = y_true``, it is what
+#: :mod:`~oipr_bench.auditing.table5.scale_guard` reads to check the span of a verdict against chance).
+AGAINST_CHANCE = "random detector above chance"
 
 
 def constant_against_chance(obs: Observations) -> Finding:
@@ -50,8 +55,9 @@ def random_on_range(obs: Observations) -> Finding:
     for c in cases:
         inv = float(obs.inverted[c].f1) if c in obs.inverted else math.nan
         best = float(obs.perfect[c].f1) if c in obs.perfect else math.nan
-        detector, chance = float(result_of(obs, c).f1), obs.chance.get(c, (math.nan, math.nan))[0]
+        detector, (chance, chance_se) = float(result_of(obs, c).f1), obs.chance.get(c, (math.nan, math.nan))
         numbers.update({f"score {c}": detector, f"uniform-random scores (mean) {c}": chance,
+                        f"chance standard error {c}": chance_se,
                         f"inverted y_pred = 1 - y_true {c}": inv, f"y_pred = y_true {c}": best})
         width = range_width(obs, inv, best)
         if math.isnan(inv) or math.isnan(best) or abs(best - inv) <= max(ANCHOR_TOLERANCE, SATURATION_BAND * width) \
@@ -65,6 +71,7 @@ def random_on_range(obs: Observations) -> Finding:
                 levels[f"{what} {c}"] = (x - inv) / (best - inv)
                 numbers[f"{what} on the range {c}"] = levels[f"{what} {c}"]
     on_chance = read_scores(obs, cases)  # the paper's rule with chance as its 0: the detector above 0.3
+    numbers.update({f"{AGAINST_CHANCE} {c}": x for c, x in zip(cases, on_chance.values)})
     above = [(c, x) for c, x in zip(cases, on_chance.values) if x > max(OVERESTIMATION_F1, on_chance.noise)]
     if on_chance.problem:
         problems.append(on_chance.problem)
