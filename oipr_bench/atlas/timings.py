@@ -82,7 +82,7 @@ def timings_markdown(doc: Mapping[str, Any], slowest: int = 9) -> list[str]:
         if entry is None:
             continue
         rows = entry["rows"]
-        out += [f"- `{_COMMAND[mode]}` ({len(rows)} rows profiled, {entry['jobs']} workers, "
+        out += [f"- `{_COMMAND[mode]}` ({len(rows)} rows profiled, {entry['jobs']} worker{'s' * (entry['jobs'] != 1)}, "
                 f"{entry['cpus']} CPUs), {entry['date']}: **{minutes_text(entry['wall_seconds'])}** wall, "
                 f"{minutes_text(entry['cpu_seconds'])} CPU (target: at most {BUDGET_SECONDS[mode] // 60} min wall: "
                 f"{'met' if entry['wall_seconds'] <= BUDGET_SECONDS[mode] else 'missed'})."]
