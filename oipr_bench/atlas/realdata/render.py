@@ -34,6 +34,15 @@ def subset_label(row: Mapping[str, Any], kept: int) -> str:
     return f"{n}" if row.get("full") else f"{n} of {kept} (declared subset)"
 
 
+def _budgets(summary: Mapping[str, Any]) -> str:
+    """``budget 15 CPU minutes a row``, or with several: ``budget 15 CPU minutes a row for 120 rows, 2 for 58 rows``."""
+    budgets = summary.get("budgets") or {f"{summary['budget_cpu_minutes']:g}": summary["totals"]["read"]}
+    if len(budgets) == 1:
+        return f"budget {next(iter(budgets))} CPU minutes a row"
+    parts = [f"{b} for {n} rows" for b, n in budgets.items()]
+    return "budget " + parts[0].replace(" for ", " CPU minutes a row for ", 1) + ", " + ", ".join(parts[1:])
+
+
 def _top(reading: Mapping[str, Any], k: int = 3) -> str:
     return ", ".join(s["detector"] for s in reading["ranking"][:k])
 
@@ -65,7 +74,7 @@ def _intro(summary: Mapping[str, Any]) -> str:
     t = summary["totals"]
     return (f"Every row on NAB's {len(summary['detectors'])} real detectors (`oipr-bench atlas --realdata DATA`; docs/atlas.md): "
             f"{t['read']} of {t['rows']} row files read, {t['full']} on all series, the others on a declared subset "
-            f"(budget {summary['budget_cpu_minutes']:g} CPU minutes a row); {t['cpu_seconds'] / 3600:.2f} CPU hours in all. "
+            f"({_budgets(summary)}); {t['cpu_seconds'] / 3600:.2f} CPU hours in all. "
             "Ranking: mean over the row's series (F1 for a P/R row); intervals: 95 % bootstrap over series, "
             f"{summary['resamples']} resamples, seed {summary['seed']}; tau: Kendall's tau-b over detectors, cluster bootstrap.")
 
@@ -178,8 +187,7 @@ def cost_lines(summary: Mapping[str, Any], runs: list[Mapping[str, Any]], top: i
     full = sum(float(r.get("estimated_full_cpu_seconds") or 0.0) for r in rows)
     subset = [r for r in rows if r.get("reading") and not r.get("full")]
     out = [f"- Rows: {len(rows)} ({summary['totals']['read']} read, {summary['totals']['full']} on all "
-           f"{len(summary['nab'][summary['detectors'][0]])} series, {len(subset)} on a declared subset; budget "
-           f"{summary['budget_cpu_minutes']:g} CPU minutes a row).",
+           f"{len(summary['nab'][summary['detectors'][0]])} series, {len(subset)} on a declared subset; {_budgets(summary)}).",
            f"- CPU measured in the workers, every committed cell: **{_minutes(measured)}** (the metric calls; reading NAB "
            "and the Dask overhead are in the runs' wall times below).",
            f"- The full run of every row (every series), estimated from the cost probes: {_minutes(full)} of CPU: "

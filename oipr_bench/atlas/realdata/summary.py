@@ -149,7 +149,11 @@ def build_summary(docs: Mapping[str, Mapping[str, Any]], nab: Mapping[str, Mappi
                      "budget_cpu_minutes": plan.get("budget_cpu_minutes"),
                      "reading": None if stale else row_analysis(doc, references.get(doc["row"].get("group")), nab)})
     done = [r for r in rows if r["reading"] is not None]
-    return {"data_digest": data_digest, "detectors": list(detectors), "left_out": [list(x) for x in left_out],
+    budgets: dict[str, int] = {}
+    for r in done:
+        if r["budget_cpu_minutes"] is not None:
+            budgets[f"{float(r['budget_cpu_minutes']):g}"] = budgets.get(f"{float(r['budget_cpu_minutes']):g}", 0) + 1
+    return {"data_digest": data_digest, "budgets": dict(sorted(budgets.items(), key=lambda kv: -float(kv[0]))), "detectors": list(detectors), "left_out": [list(x) for x in left_out],
             "protocol": dict(protocol), "budget_cpu_minutes": budget_minutes, "resamples": RESAMPLES, "seed": SEED,
             "nab": {d: {s: round(float(v), 9) for s, v in sorted(nab[d].items())} for d in detectors},
             "totals": {"rows": len(rows), "read": len(done), "full": sum(bool(r["full"]) for r in done),
