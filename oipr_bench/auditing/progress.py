@@ -11,7 +11,7 @@ when ``quiet`` is set or stderr is not a terminal (a log file, CI, a pipe), so n
 transcript changes.  Items found already done (a result cache's hits) are counted with
 ``bar.update(n)`` before the run starts, so the rate and the time left are those of the work left.
 Items that will not run after all (the cases after the first difference of a differential family)
-are taken off the total with :func:`not_run`, so the bar ends full and the time left stays honest.
+are taken off the total with :func:`drop_from_total`, so the bar ends full and the time left stays honest.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-__all__ = ["progress_bar", "draws", "not_run"]
+__all__ = ["progress_bar", "draws", "drop_from_total"]
 
 
 def draws(quiet: bool = False, stream: TextIO | None = None) -> bool:
@@ -37,7 +37,7 @@ def progress_bar(total: int, unit: str = "row", desc: str = "", quiet: bool = Fa
                 dynamic_ncols=True, smoothing=0.1)
 
 
-def not_run(bar: Any, n: int) -> None:
+def drop_from_total(bar: Any, n: int) -> None:
     """Take ``n`` items that will not run off ``bar``'s total (a bar of :func:`progress_bar`, drawn or not)."""
     if n > 0 and bar.total is not None:
         bar.total = max(bar.total - n, bar.n)

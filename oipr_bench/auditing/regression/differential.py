@@ -37,7 +37,7 @@ from ...vocabulary import BAD_RESULT, FAILED, OK, PASSED
 from ..table5.readings import KIND_SCORE
 from ..calling.runner import CallOutcome
 from ..options import DEFAULT_SEED, DEFAULT_SHRINK_BUDGET, MAX_DIFFERENTIAL, checked_options
-from ..progress import not_run
+from ..progress import drop_from_total
 from .shrink import Pair, shrink
 from .score_differential import NOT_CONFIRMED, RECONFIRM, ScoreDisagreement
 
@@ -341,7 +341,7 @@ def run_family(call: Call, reference: Reference, family: str, *, name: str, n: i
             continue
         per_point = (time.perf_counter() - called) / max(p.length, 1)  # the shrink budget bounds wall time
         if progress is not None:
-            not_run(progress, n - pair.index - 1)
+            drop_from_total(progress, n - pair.index - 1)
         outcome = shrink(p, differs, shrink_budget, seconds_per_point=per_point)
         # Both sides are called again on the pair to print: a pair on which they agree is never shown as one
         # on which they differ (a non-deterministic evaluator misleads the shrinking).  Not after an abandoned

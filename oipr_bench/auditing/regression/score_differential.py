@@ -30,7 +30,7 @@ from ...evaluators import SCORE_NAMES, get
 from ...testing.score_families import DEFAULT_THRESHOLDS, SCORE_FAMILIES, ScoreCase, score_cases
 from ...vocabulary import BAD_RESULT, FAILED, PASSED
 from ..calling.runner import CallOutcome
-from ..progress import not_run
+from ..progress import drop_from_total
 from ..table5.readings import KIND_SCORE
 from .score_shrink import ScoreShrinkOutcome, shrink_case
 
@@ -269,7 +269,7 @@ def run_score_family(evaluator: ScoreCall, reference: ScoreCall, family: str, *,
             continue
         per_point = (time.perf_counter() - called) / max(case.length, 1)  # the shrink budget bounds wall time
         if progress is not None:
-            not_run(progress, n - case.index - 1)
+            drop_from_total(progress, n - case.index - 1)
         found_again = _reconfirmed(problem, case)
         if len(found_again) < RECONFIRM:  # not deterministic: shrinking would chase noise
             outcome = ScoreShrinkOutcome(case, 0, 0, 0.0, True)
