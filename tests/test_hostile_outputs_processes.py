@@ -395,7 +395,7 @@ def test_threads_started_by_user_code_are_recorded():
 def test_an_unexpected_error_is_one_line_and_says_the_report_was_not_written(folder, capsys, monkeypatch):
     from oipr_bench.auditing.profile import profiles
 
-    def boom(self):
+    def boom(self, *args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(profiles.AuditSession, "run_all", boom)
