@@ -18,7 +18,7 @@ marked incomplete, computed again by the next run.
 
 from __future__ import annotations
 
-import sys
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,11 +101,19 @@ def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,
     todo = run.select(adapters, budget_minutes)
     if not todo:
         return run.status
-    plans, failures = _plans(inputs, todo, client_factory, cache, timeout, budget_minutes, counts, progress)
-    tasks = run.pairs(todo, plans, failures)
-    if tasks:
-        with progress(len(tasks), "pair") as bar, client_factory(len(tasks)) as client:
-            run_tasks(tasks, client, timeout=timeout, on_done=lambda k, outcome: run.done(k, outcome, bar))
+    with contextlib.ExitStack() as stack:
+        started: list[Any] = []
+
+        def client() -> Any:  # one cluster for the probes and the pairs, started only when a task needs it
+            if not started:
+                started.append(stack.enter_context(client_factory(len(todo) * len(inputs.series))))
+            return started[0]
+
+        plans, failures = _plans(inputs, todo, client, cache, timeout, budget_minutes, counts, progress)
+        tasks = run.pairs(todo, plans, failures)
+        if tasks:
+            with progress(len(tasks), "pair") as bar:
+                run_tasks(tasks, client(), timeout=timeout, on_done=lambda k, outcome: run.done(k, outcome, bar))
     return run.status
 
 
@@ -208,7 +216,7 @@ class _RowsRun:
         self.counts.rows_written += 1
 
 
-def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], client_factory: Callable[[int], Any],
+def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], client: Callable[[], Any],
            cache: ResultCache | None, timeout: float | None, budget_minutes: float, counts: RunCounts,
            progress: Callable[[int, str], Any]) -> tuple[dict[str, "planning.Plan | None"], dict[str, str]]:
     """Each row's plan from its cost probe (cached; a probe that fails leaves the row unplanned: None), and why a probe failed."""
@@ -241,8 +249,8 @@ def _plans(inputs: RealInputs, todo: list[tuple[Adapter, dict[str, Any], str]], 
                 failures[a.id] = f"its cost probe failed ({why}); not run (tried again by the next run)"
                 counts.notes.append(f"{a.id}: cost probe failed ({why}); row not run")
 
-        with bar, client_factory(len(tasks)) as client:
-            run_tasks(tasks, client, timeout=timeout, on_done=done)
+        with bar:
+            run_tasks(tasks, client(), timeout=timeout, on_done=done)
         counts.probes_run += len(tasks)
     return ({a.id: (planning.plan_row(inputs, probes[a.id], budget_minutes) if a.id in probes else None)
              for a, _, _ in todo}, failures)
