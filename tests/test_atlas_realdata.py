@@ -335,3 +335,15 @@ def test_your_metric_is_placed_by_its_ranking_of_the_real_detectors(corpus, comp
     assert "On real data (NAB, 3 series, 3 detectors): PW ranks " in out and "(0 failed cells of 9)" in out
     # the built-in PW row ranks the three detectors exactly as PW does
     assert "  nearest on real data: oipr-bench:PW (Kendall's tau 1.00 over the detectors, on 3 series)" in out.splitlines()
+
+
+def test_the_cost_probe_times_the_metric_not_a_partner_s_kept_result(corpus):
+    from oipr_bench.atlas.adapters import shared
+    from oipr_bench.atlas.realdata.work import probe_cost
+
+    s = read_inputs(str(corpus)).series[0]
+    calls = []
+    shared.shared_result("a call", {}, s.y_true, s.scores["spiky"], lambda: calls.append(1) or 0.5, "store")
+    assert len(shared._KEPT) == 1
+    probe_cost("oipr-bench:PW", s.y_true, s.scores["spiky"], s.y_pred["spiky"])
+    assert len(shared._KEPT) == 0   # cleared before the timed call

@@ -87,7 +87,8 @@ def _probe_fields(fields: Mapping[str, Any], inputs: RealInputs) -> dict[str, An
     name = planning.probe_series(inputs)
     digest = inputs.by_name()[name].digest
     return {**{k: v for k, v in fields.items() if k not in ("kind", "order", "inputs_sha256")}, "kind": "cost-probe",
-            "series": name, "series_sha256": digest, "detector": planning.probe_detector(inputs)}
+            "series": name, "series_sha256": digest, "detector": planning.probe_detector(inputs),
+            "timing": "one call, no shared result kept"}
 
 
 def run_rows(inputs: RealInputs, directory: Path, adapters: list[Adapter], *,

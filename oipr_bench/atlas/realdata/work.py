@@ -49,14 +49,20 @@ def cell_value(ev: Any, y_true: np.ndarray, y_input: np.ndarray) -> dict[str, An
 def probe_cost(row_id: str, y_true: np.ndarray, scores: np.ndarray, y_pred: np.ndarray) -> dict[str, Any]:
     """Time one call of the row on one series (its CPU seconds); the value is not kept.
 
+    The call is timed with no shared result kept (:mod:`oipr_bench.atlas.adapters.shared`): a row whose
+    partner made the same package call in this worker would otherwise time a lookup, not its metric.
+
     Returns ``{"cpu_seconds": t, "wall_seconds": w, "failure": ""}``, or the failure when the row
     cannot be built (its package is missing in this environment).
     """
+    from ..adapters import shared
+
     try:
         ev = _evaluator(row_id)
     except Unavailable as exc:
         return {"cpu_seconds": None, "wall_seconds": None, "failure": str(exc)}
     given = scores if ev.input_kind == "scores" else y_pred
+    shared.clear()  # a row sharing its package call with a partner must not time the partner's kept result
     t0, c0 = time.perf_counter(), time.process_time()
     cell_value(ev, y_true, given)
     return {"cpu_seconds": time.process_time() - c0, "wall_seconds": time.perf_counter() - t0, "failure": ""}
