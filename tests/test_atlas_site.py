@@ -169,7 +169,9 @@ def test_site_problems_name_an_edited_a_missing_and_a_stray_file(tmp_path: Path,
 
 
 def test_atlas_html_filter_data_selects_what_where_selects(doc: dict):
-    page = render_html(doc)
+    from oipr_bench.atlas.realdata.rowfiles import read_summary
+
+    page = render_html(doc, read_summary(ATLAS))   # the committed page carries the real-data section
     assert (ATLAS / "atlas.html").read_text(encoding="utf-8") == page
     assert "<form id='where' hidden>" in page  # shown by the script only: without it the page is the plain grid
     assert "position:sticky;left:0" in page
