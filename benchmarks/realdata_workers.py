@@ -5,7 +5,7 @@ Usage (from the repository root, in the main atlas environment, NAB beside the p
     python benchmarks/realdata_workers.py ../shared/reference-data/nab
     python benchmarks/realdata_workers.py DATA --repeat 2
 
-The subset: 3 rows (:data:`ROWS`) x 3 detectors (:data:`DETECTORS`) x the first 3 series of the
+The subset: 3 rows (:data:`ROWS`; the `vus` package is not among them: a worker started from this folder would import `benchmarks/vus.py` instead) x 3 detectors (:data:`DETECTORS`) x the first 3 series of the
 declared order, run by :func:`oipr_bench.atlas.realdata.run.run_rows` without a cache into a scratch
 folder, so both runs compute every (row, series) pair; the wall time includes starting and closing the
 LocalCluster (a probe phase and a cell phase, one cluster each).  The two runs' cells are compared and
@@ -29,7 +29,7 @@ from oipr_bench.atlas.realdata.inputs import declared_order, read_inputs
 from oipr_bench.atlas.realdata.run import RunCounts, run_rows
 from oipr_bench.atlas.running.tasks import connect
 
-ROWS = ("TSB-AD:VUS-ROC", "vus:VUS-ROC", "TSB-AD:VUS-ROC[opt_mem]")
+ROWS = ("TSB-AD:VUS-ROC", "TSB-AD:VUS-ROC[opt_mem]", "TSB-AD:VUS-ROC[thre=100]")
 DETECTORS = ("numenta", "random", "null")
 
 
