@@ -134,9 +134,9 @@ def _realdata(directory: Path, args: argparse.Namespace, budget: float) -> int:
     from ..atlas.realdata.command import RunReport, run_on_real
     from ..auditing.progress import progress_bar
 
-    report = RunReport()
+    report = RunReport()  # filled as the run goes: its notes are printed also when it is interrupted
     try:
-        report = run_on_real(directory, args, budget, _env(), cpu_seconds=_cpu_seconds, progress=lambda total, unit: progress_bar(
+        run_on_real(directory, args, budget, _env(), cpu_seconds=_cpu_seconds, report=report, progress=lambda total, unit: progress_bar(
             total=total, unit=unit, desc=f"atlas --realdata ({unit}s)", quiet=args.quiet))
     finally:
         for note in report.notes:

@@ -50,8 +50,12 @@ class RunReport:
 
 
 def run_on_real(directory: Path, args: argparse.Namespace, budget: float, env: str,
-                progress: Callable[[int, str], Any], cpu_seconds: Callable[[], float]) -> RunReport:
-    """Run this environment's rows (``--only`` selects) on ``args.realdata``; write their files and the outputs."""
+                progress: Callable[[int, str], Any], cpu_seconds: Callable[[], float],
+                report: RunReport | None = None) -> RunReport:
+    """Run this environment's rows (``--only`` selects) on ``args.realdata``; write their files and the outputs.
+
+    ``report`` (filled in place, also when the run is interrupted): what to print.
+    """
     from ..adapters.registry import adapters
     from ..running.options import result_cache
     from ..running.tasks import connect, worker_count
@@ -65,8 +69,8 @@ def run_on_real(directory: Path, args: argparse.Namespace, budget: float, env: s
     chosen = [a for a in adapters() if a.env == env and (not args.only or a.id in args.only)]
     cache = result_cache(args, by_default=True)
     inputs = read_inputs(args.realdata)
-    counts = RunCounts()
-    report = RunReport(notes=counts.notes)
+    report = RunReport() if report is None else report
+    counts = RunCounts(notes=report.notes)
     try:
         run_rows(inputs, directory, chosen, client_factory=lambda n: connect(worker_count(args.jobs, n), args.scheduler),
                  cache=cache, timeout=args.task_timeout, budget_minutes=budget, progress=progress, counts=counts)
