@@ -1,8 +1,10 @@
 """Three slow atlas rows for the real-data cluster test: built-in evaluators that sleep before each call.
 
-Imported by the test's driver and preloaded into every Dask worker (``distributed.worker.preload``),
-so a run lasts long enough to kill a worker or interrupt it mid-run.  Each row's numbers are the
-built-in's; the row ids end in ``[slow]``.
+Importing this module changes nothing.  The rows are registered by :func:`register` (the test's
+driver process calls it) and by :func:`dask_setup`, which Dask calls in every worker that preloads
+this file (``distributed.worker.preload``); a test in the pytest process itself adds them with
+``monkeypatch`` so they never outlive it.  A run lasts long enough to kill a worker or interrupt it
+mid-run.  Each row's numbers are the built-in's; the row ids end in ``[slow]``.
 """
 
 from __future__ import annotations
@@ -33,5 +35,14 @@ def _slow(build: Callable[[Mapping[str, Any]], Any]) -> Callable[[Mapping[str, A
 ROWS = [dataclasses.replace(a, metric=f"{a.metric}[slow]", build=_slow(a.build))
         for a in builtins.ADAPTERS if a.metric in METRICS]
 IDS = tuple(a.id for a in ROWS)
-if not any(a.id in IDS for a in builtins.ADAPTERS):
-    builtins.ADAPTERS.extend(ROWS)
+
+
+def register() -> None:
+    """Add the slow rows to the built-in rows of this process (once)."""
+    if not any(a.id in IDS for a in builtins.ADAPTERS):
+        builtins.ADAPTERS.extend(ROWS)
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook: register the slow rows in the worker's process."""
+    register()

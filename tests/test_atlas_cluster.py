@@ -40,7 +40,7 @@ def _free_port() -> int:
 
 
 SLOW_ROWS = REPO_ROOT / "tests" / "_slow_rows.py"
-REAL_DRIVER = (f"import sys; sys.path.insert(0, {str(REPO_ROOT / 'tests')!r}); import _slow_rows; "
+REAL_DRIVER = (f"import sys; sys.path.insert(0, {str(REPO_ROOT / 'tests')!r}); import _slow_rows; _slow_rows.register(); "
                "from oipr_bench.cli import main; sys.exit(main(sys.argv[1:]))")
 
 

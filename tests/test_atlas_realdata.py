@@ -261,11 +261,14 @@ def test_inputs_leave_out_the_probation_and_binarise_at_the_threshold(corpus):
     assert s.y_pred["null"].all()  # a constant 0.5 at its threshold 0.5: NAB's rule is score >= threshold
 
 
-def test_a_timed_out_series_is_not_kept_and_the_next_run_computes_it(corpus, tmp_path, capsys):
+def test_a_timed_out_series_is_not_kept_and_the_next_run_computes_it(corpus, tmp_path, capsys, monkeypatch):
     import dask
+    from _slow_rows import ROWS
+
+    from oipr_bench.atlas.adapters import builtins
 
     tests = Path(__file__).resolve().parent
-    import _slow_rows  # noqa: F401 - registers the slow rows in this process too
+    monkeypatch.setattr(builtins, "ADAPTERS", [*builtins.ADAPTERS, *ROWS])  # the slow rows in this process, for this test only
 
     argv = ["atlas", "--realdata", str(corpus), "--dir", str(tmp_path), "--cache", str(tmp_path / "cache"), "--jobs", "1",
             "--quiet", "--only", "oipr-bench:PW[slow]", "--only", "oipr-bench:PW"]
@@ -347,3 +350,11 @@ def test_the_cost_probe_times_the_metric_not_a_partner_s_kept_result(corpus):
     assert len(shared._KEPT) == 1
     probe_cost("oipr-bench:PW", s.y_true, s.scores["spiky"], s.y_pred["spiky"])
     assert len(shared._KEPT) == 0   # cleared before the timed call
+
+
+def test_importing_the_slow_rows_leaves_the_built_in_rows_alone():
+    from _slow_rows import IDS, register  # noqa: F401 - the import alone must not register them
+
+    from oipr_bench.atlas.adapters import builtins
+
+    assert len(builtins.ADAPTERS) == 13 and not any(a.id in IDS for a in builtins.ADAPTERS)
