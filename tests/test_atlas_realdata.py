@@ -30,6 +30,8 @@ from oipr_bench.atlas.realdata.summary import row_analysis  # noqa: E402
 from oipr_bench.atlas.realdata.work import cell_value  # noqa: E402
 from oipr_bench.cli import main  # noqa: E402
 
+pytest_plugins = ["pytester"]
+
 ROWS = ("oipr-bench:PW", "oipr-bench:AUC-ROC", "oipr-bench:PA")
 
 
@@ -358,3 +360,93 @@ def test_importing_the_slow_rows_leaves_the_built_in_rows_alone():
     from oipr_bench.atlas.adapters import builtins
 
     assert len(builtins.ADAPTERS) == 13 and not any(a.id in IDS for a in builtins.ADAPTERS)
+
+
+def _pair_doc(rid: str, values: list[list[float]], params: dict | None = None) -> dict:
+    series = ["s1", "s2", "s3"]
+    return {"row": {"id": rid, "higher_is_better": True, "group": "G", "params": params or {}, "input_kind": "scores"},
+            "detectors": ["a", "b", "null"], "plan": {"series": series},
+            "cells": {s: {"result": {"values": [row[j] for row in values]}} for j, s in enumerate(series)}}
+
+
+X_CELLS = [[0.9, 0.8, 0.7], [0.5, 0.5, 0.5], [0.3, 0.3, 0.3]]           # a > b > null
+NULL_MOVED = [[0.9, 0.8, 0.7], [0.5, 0.5, 0.5], [0.6, 0.6, 0.6]]        # the same, but null scored 0.6
+A_MOVED = [[0.1, 0.2, 0.1], [0.5, 0.5, 0.5], [0.3, 0.3, 0.3]]           # the same, but a scored low
+NULL_FLAT = {"scores": {("null", s) for s in ("s1", "s2", "s3")}, "binary": set()}
+
+
+@pytest.mark.parametrize("y_cells, y_params, constant, constructed_y, cause", [
+    (NULL_MOVED, None, NULL_FLAT, {"c": 0.5}, "constant_output"),    # must show: only the constant output differs
+    (NULL_MOVED, None, {"scores": set(), "binary": set()}, {"c": 0.5}, "real_data_only"),  # control: null's output varies
+    (A_MOVED, None, NULL_FLAT, {"c": 0.5}, "real_data_only"),        # a varying output differs, the constructed case agrees
+    (A_MOVED, None, NULL_FLAT, {"c": 0.25}, "definition"),           # ... and the constructed case separates them too
+    (A_MOVED, {"window": 2}, NULL_FLAT, {"c": 0.25}, "declared"),    # declared parameters explain it before anything else
+])
+def test_a_pair_s_cause_is_read_from_where_its_cells_differ(y_cells, y_params, constant, constructed_y, cause):
+    from oipr_bench.atlas.realdata.render import cause_text
+    from oipr_bench.atlas.realdata.summary import group_pairs
+
+    docs = {"p:x": _pair_doc("p:x", X_CELLS), "q:x": _pair_doc("q:x", y_cells, y_params)}
+    [pair] = group_pairs(docs, constant, {"p:x": {"c": 0.5}, "q:x": constructed_y})
+    assert pair["cause"] == cause and pair["tau"] < 1
+    assert pair["cells_differ"] == 3 and pair["cells_differ_constant"] == (3 if cause == "constant_output" else 0)
+    text = cause_text(pair)
+    assert {"constant_output": "all 3 differing cells are constant outputs (null)", "real_data_only": "seen on real data only: 3 cells",
+            "definition": "the definitions differ: 3 cells where the output varies", "declared": "declared"}[cause] in text
+    # without the input facts, or without a constructed case both rows ran, the pair is not traced, and says so
+    [bare] = group_pairs(docs)
+    assert bare["cause"] == ("declared" if y_params else "untraced")
+    [unprofiled] = group_pairs(docs, constant, {"p:x": {"c": 0.5}, "q:x": {}})
+    assert unprofiled["cause"] == {"real_data_only": "untraced", "definition": "untraced"}.get(cause, cause)
+
+
+def test_the_committed_real_data_causes_match_the_constructed_verdicts():
+    """AUC-PR's verdict (DISAGREEMENTS.md): average precision vs the trapezoid differ on almost every
+    input; TimeEval's AveragePrecision differs from average precision only on a constant score."""
+    summary = json.loads((Path(__file__).resolve().parents[1] / "atlas" / "realdata" / "summary.json").read_text(encoding="utf-8"))
+    causes = {tuple(p["rows"]): p for p in summary["group_pairs"]}
+    convention = causes[("TSADmetrics:pw_auc_pr", "TimeEval:AveragePrecision")]
+    assert convention["cause"] == "constant_output" and "null" in convention["constant_detectors"]
+    estimators = causes[("TSB-AD:AUC-PR", "TSB-UAD:AUC-PR")]
+    assert estimators["cause"] == "definition" and estimators["constructed_differ"] > 0
+    assert estimators["cells_differ"] - estimators["cells_differ_constant"] > 0
+    assert {p["cause"] for p in summary["group_pairs"]} <= {"one_fails", "declared", "constant_output", "definition", "real_data_only"}
+
+
+def test_the_null_detector_s_output_is_constant_on_every_series(corpus):
+    from oipr_bench.atlas.realdata.inputs import constant_outputs
+
+    inputs = read_inputs(str(corpus))
+    flat = constant_outputs(inputs)
+    assert {("null", s.name) for s in inputs.series} <= flat["scores"]
+    assert not any(det == "spiky" for det, _ in flat["scores"])  # a detector whose score varies is never flat
+
+
+def test_the_plugin_places_the_evaluator_on_real_data_as_the_cli_does(corpus, computed, tmp_path, pytester, capsys):
+    import shutil
+
+    atlas, _ = computed
+    folder = tmp_path / "atlas"
+    shutil.copytree(atlas / "realdata", folder / "realdata")
+    shutil.copy(Path(__file__).resolve().parent.parent / "atlas" / "atlas.json", folder / "atlas.json")
+    # the plugin reads the shipped atlas: this run's conftest points it at the folder computed on the small corpus
+    pytester.makeconftest(f"import oipr_bench.atlas.store as s, pathlib\ns.default_dir = lambda: pathlib.Path({str(folder)!r})\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--evaluator=PW", "--oipr-atlas", "--oipr-realdata",
+                                           str(corpus), timeout=300)
+    plugin = [line for line in result.stdout.str().splitlines() if line.startswith(("On real data", "  nearest on real data"))]
+    capsys.readouterr()
+    assert main(["atlas", "--evaluator", "PW", "--profile-only", "--realdata", str(corpus), "--dir", str(folder)]) == 0
+    cli = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("On real data", "  nearest on real data"))]
+    assert plugin == cli and "  nearest on real data: oipr-bench:PW (Kendall's tau 1.00 over the detectors, on 3 series)" in cli
+
+
+def test_rows_computed_on_other_data_are_counted_and_not_compared(corpus):
+    from oipr_bench.atlas.realdata.place import real_placement_lines
+    from oipr_bench.atlas.realdata.rowfiles import read_row_files
+
+    inputs = read_inputs(str(corpus))
+    docs, _ = read_row_files(Path(__file__).resolve().parents[1] / "atlas")   # the committed rows: computed on NAB itself
+    values = np.arange(len(inputs.detectors) * len(inputs.series), dtype=float).reshape(len(inputs.detectors), -1)
+    lines = real_placement_lines("mine", values, True, inputs, docs, [])
+    assert f"  {len(docs)} committed real-data rows were computed on other data than {inputs.digest[:12]} and are not compared" in lines
+    assert not any(line.startswith("  nearest on real data") for line in lines)

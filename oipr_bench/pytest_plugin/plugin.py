@@ -39,6 +39,7 @@ import pytest
 
 from .options import OPTIONS, register, repeated_option, taken_names, value
 from .outputs import check_outputs, check_report_path, note_pytest_inputs, report_paths
+from .atlas_section import write_atlas_placement
 from .realdata import check_realdata, realdata_html, run_realdata, write_realdata
 from .items import MARKERS, STATE, OiprCollector, OiprItem, PluginState, state_of
 
@@ -372,29 +373,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     except Exception as exc:  # never an internal error at the very end
         tr.write_line(f"oipr-bench: could not print the profile: {type(exc).__name__}: {exc}")
     if value(config, "atlas"):
-        _write_atlas_placement(tr, state)
+        write_atlas_placement(tr, config, state)
     if value(config, "realdata") is not None:
         write_realdata(tr, state)
     for line in getattr(state, "written", []):
         tr.write_line(f"oipr-bench: {line}")
     for line in getattr(state, "write_errors", []):
         tr.write_line(f"oipr-bench: ERROR: {line}", red=True)
-
-
-def _write_atlas_placement(tr: Any, state: Any) -> None:
-    """``--oipr-atlas``: the evaluator's row among the committed atlas rows (see oipr_bench.atlas.place)."""
-    try:
-        from ..atlas.place import placement_lines, unplaceable, user_row
-        from ..atlas.store import read_atlas
-
-        profile = state.build_profile()
-        problem = unplaceable(profile.to_dict())
-        if problem:
-            tr.write_line(f"oipr-bench: --oipr-atlas: {problem}")
-            return
-        row = user_row(profile.evaluator, profile.to_dict(), profile.declarations)
-        tr.write_sep("=", f"oipr-bench atlas: {profile.evaluator} among the metrics")
-        for line in placement_lines(row, read_atlas()):
-            tr.write_line(line)
-    except Exception as exc:  # never an internal error at the very end
-        tr.write_line(f"oipr-bench: --oipr-atlas: could not place the evaluator: {type(exc).__name__}: {exc}")

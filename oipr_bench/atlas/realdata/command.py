@@ -109,16 +109,19 @@ def write_outputs(directory: Path, inputs: Any, budget: float) -> None:
     """The summary from every row file (both environments), ``COSTS.md`` and DISAGREEMENTS.md's real-data section."""
     from ...io import atomic_write_text
     from .render import costs_markdown, with_real_section
-    from .rowfiles import read_row_files, read_summary, write_summary
+    from .rowfiles import read_row_files, read_stored_report, read_summary, write_summary
     from .run import PROTOCOL
-    from .summary import build_summary
+    from .inputs import constant_outputs
+    from .summary import build_summary, constructed_values
 
     docs, _ = read_row_files(directory)
     nab: dict[str, dict[str, float]] = {}
     for (det, name), value in inputs.nab_raw.items():
         nab.setdefault(det, {})[name] = value
+    constructed = {rid: constructed_values(read_stored_report(directory, rid)) for rid in docs}
     write_summary(directory, build_summary(docs, nab, data_digest=inputs.digest, detectors=inputs.detectors,
-                                           left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget))
+                                           left_out=inputs.left_out, protocol=PROTOCOL, budget_minutes=budget,
+                                           constant=constant_outputs(inputs), constructed=constructed))
     summary = read_summary(directory)
     if summary is not None:
         atomic_write_text(directory / "realdata" / "COSTS.md", costs_markdown(summary))

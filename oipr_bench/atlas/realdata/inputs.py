@@ -26,7 +26,7 @@ import numpy as np
 from ...errors import UsageError
 from ...reference import nab
 
-__all__ = ["SeriesInputs", "RealInputs", "read_inputs", "declared_order"]
+__all__ = ["constant_outputs", "SeriesInputs", "RealInputs", "read_inputs", "declared_order"]
 
 #: The NAB profile of the thresholds and of the NAB column.
 PROFILE = "standard"
@@ -160,3 +160,21 @@ def _read_inputs(data: str, *, progress: Callable[[str], None] | None = None) ->
     for s in kept:
         h.update(f"{s.name}:{s.digest}\n".encode())
     return RealInputs(tuple(kept), detectors, thresholds, nab_raw, tuple(left_out), h.hexdigest())
+
+
+def constant_outputs(inputs: RealInputs) -> dict[str, set[tuple[str, str]]]:
+    """The (detector, series) pairs whose output is constant on the series, per input kind.
+
+    ``"scores"``: the raw anomaly score takes one value on the scored rows; ``"binary"``: the
+    prediction at NAB's threshold is all 0 or all 1.  These are the degenerate inputs on which
+    packages follow different conventions (a constant score, an empty prediction).
+    """
+    out: dict[str, set[tuple[str, str]]] = {"scores": set(), "binary": set()}
+    for s in inputs.series:
+        for det in inputs.detectors:
+            if np.ptp(s.scores[det]) == 0:
+                out["scores"].add((det, s.name))
+            if np.ptp(s.y_pred[det]) == 0:
+                out["binary"].add((det, s.name))
+    return out
+

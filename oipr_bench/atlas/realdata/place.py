@@ -18,7 +18,7 @@ from ...realdata.analysis import aggregate, goodness, kendall_tau
 from .inputs import RealInputs
 from .summary import row_values
 
-__all__ = ["user_values", "nearest_on_real", "real_placement_lines", "place_on_real"]
+__all__ = ["user_values", "nearest_on_real", "real_placement_lines", "lines_from_table", "place_on_real"]
 
 
 def user_values(inputs: RealInputs, caller: Any, input_kind: str) -> tuple[np.ndarray, list[str]]:
@@ -65,14 +65,23 @@ def nearest_on_real(values: np.ndarray, higher_is_better: bool, series: Sequence
 
 def real_placement_lines(name: str, values: np.ndarray, higher_is_better: bool, inputs: RealInputs,
                          docs: Mapping[str, Mapping[str, Any]], problems: Sequence[str]) -> list[str]:
-    """What ``atlas --evaluator X --realdata DATA`` prints after the grid placement."""
+    """What ``atlas --evaluator X --realdata DATA`` (and ``pytest --oipr-atlas --oipr-realdata DATA``) prints
+    after the grid placement.
+
+    Only rows computed on the same data (the digest of the kept series) are compared: a row file made
+    from another copy of NAB, or an edited one, is counted and left out, never compared by series name.
+    """
     series = [s.name for s in inputs.series]
     good = _good(values, higher_is_better)
     order = [inputs.detectors[d] for d in np.argsort(-good, kind="stable")]
     lines = [f"On real data (NAB, {len(series)} series, {len(inputs.detectors)} detectors): {name} ranks "
              + ", ".join(order[:5]) + (", ..." if len(order) > 5 else "")
              + f" ({len(problems)} failed cells of {values.size})"]
-    near = nearest_on_real(values, higher_is_better, series, docs)
+    same = {rid: doc for rid, doc in docs.items() if (doc.get("data") or {}).get("digest") == inputs.digest}
+    near = nearest_on_real(values, higher_is_better, series, same)
+    if len(same) < len(docs):
+        lines.append(f"  {len(docs) - len(same)} committed real-data rows were computed on other data than {inputs.digest[:12]} "
+                     "and are not compared")
     if not near:
         lines.append("  no committed real-data row to compare with (run `oipr-bench atlas --realdata DATA`)")
     for rid, tau, n in near:
@@ -81,6 +90,26 @@ def real_placement_lines(name: str, values: np.ndarray, higher_is_better: bool, 
     if len(problems) > 5:
         lines.append(f"  ... and {len(problems) - 5} more failed cells")
     return lines
+
+
+def lines_from_table(result: Any, data: str, atlas_dir: Any, name: str) -> list[str]:
+    """The same placement from an ``oipr-bench realdata`` result that has a user column (the plugin's
+    ``--oipr-realdata``): its values are the user's cells under the same protocol, so nothing is recomputed."""
+    from pathlib import Path
+
+    from .inputs import read_inputs
+    from .rowfiles import read_row_files
+
+    user = result.user
+    if user is None:
+        return []
+    table = result.table
+    inputs = read_inputs(data)
+    if tuple(s.name for s in inputs.series) != tuple(table.series) or tuple(inputs.detectors) != tuple(table.detectors):
+        return [f"On real data: {data} gives other series or detectors than the table: not placed"]
+    values = table.values[table.metrics.index(user)]
+    docs, _ = read_row_files(Path(atlas_dir))
+    return real_placement_lines(name, values, user.higher_is_better, inputs, docs, table.problems)
 
 
 def place_on_real(data: str, atlas_dir: Any, name: str, fn: Any, decl: Any, *, timeout: float | None,

@@ -135,25 +135,48 @@ def disagreement_section(summary: Mapping[str, Any] | None) -> list[str]:
            "Pairs of rows of one group (as above) whose rankings of NAB's real detectors differ (Kendall's tau-b below 1 "
            "on the series both ran; 95 % cluster-bootstrap interval). `holds`: the interval excludes 1. The cells that "
            "differ (by more than 1e-9, or defined in one row only) and the largest difference are the real-data "
-           "reproduction: that detector's output on that series, read by both rows. The cause column says whether the "
-           "two rows are declared with different parameters or inputs (a declared difference); where they are not, the "
-           "constructed-case entry of the group above traces how their code differs.", ""]
+           "reproduction: that detector's output on that series, read by both rows. The cause column is read from where "
+           "the differing cells lie: the two rows declare different parameters or inputs (declared); every differing "
+           "cell is a detector whose output is constant on the series (a raw score with one value, or a prediction at "
+           "NAB's threshold that is all 0 or all 1), so the rows follow different conventions for a degenerate input; "
+           "cells differ where the output varies and the 25 constructed cases separate the two rows too (the "
+           "definitions differ: the group's verdict above traces the code); or cells differ where the output varies "
+           "although every constructed case both rows ran agrees (seen on real data only).", ""]
     if not pairs:
         return out + ["No pair of rows of one group ranks the detectors differently.", ""]
     out += ["| group | rows | tau [95 %] | series | holds | cells that differ | largest difference | cause |",
             "|---|---|---|---|---|---|---|---|"]
     for p in pairs:
-        if p.get("cells_one_failed") and p["cells_one_failed"] == p.get("cells_differ"):
-            cause = f"the same numbers where both compute one; one row fails on {p['cells_one_failed']} cells the other scores"
-        elif p["parameters_differ"]:
-            cause = "declared: parameters or input differ"
-        else:
-            cause = "same declaration: see the group's entry above"
+        cause = cause_text(p)
         big = p.get("largest")
         where = (f"{big['detector']} on {big['series']}: {_cell(big['a'])} vs {_cell(big['b'])}" if big else "-")
         out.append(f"| {p['group']} | {p['rows'][0]} vs {p['rows'][1]} | {interval(p)} | {p['series']} | "
                    f"{'yes' if p['holds'] else 'no'} | {p.get('cells_differ', '-')}/{p.get('cells_compared', '-')} | {where} | {cause} |")
     return out + [""]
+
+
+def cause_text(p: Mapping[str, Any]) -> str:
+    """The cause column of one pair (:func:`oipr_bench.atlas.realdata.summary.pair_cause`)."""
+    cause = p.get("cause", "untraced")
+    const = p.get("cells_differ_constant", 0)
+    on_const = f"{const} on constant outputs ({', '.join(p.get('constant_detectors', []))})"
+    if cause == "one_fails":
+        return f"the same numbers where both compute one; one row fails on {p['cells_one_failed']} cells the other scores"
+    if cause == "declared":
+        return "declared: parameters or input differ"
+    if cause == "constant_output":
+        return f"a convention for a constant output: all {const} differing cells are constant outputs ({', '.join(p['constant_detectors'])})"
+    if cause not in ("definition", "real_data_only"):
+        return "same declaration: see the group's entry above"
+    varying = p["cells_differ"] - p["cells_one_failed"] - const
+    big = p.get("largest_varying")
+    at = f" (largest: {big['detector']} on {big['series']}, {_cell(big['a'])} vs {_cell(big['b'])})" if big else ""
+    rest = (f"; {on_const}" if const else "") + (f"; {p['cells_one_failed']} failed in one row" if p["cells_one_failed"] else "")
+    if cause == "definition":
+        return (f"the definitions differ: {varying} cells where the output varies{at}, and {p['constructed_differ']} of "
+                f"{p['constructed_compared']} constructed cases; the group's verdict above{rest}")
+    return (f"seen on real data only: {varying} cells where the output varies{at}, while all {p['constructed_compared']} "
+            f"constructed cases both rows ran agree{rest}")
 
 
 def _minutes(seconds: float | None) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from ..adapters.base import slug
 
-__all__ = ["ROW_FORMAT", "SUMMARY_FORMAT", "rows_dir", "row_path", "read_row_file", "read_row_files", "write_row_file",
+__all__ = ["ROW_FORMAT", "SUMMARY_FORMAT", "read_stored_report", "rows_dir", "row_path", "read_row_file", "read_row_files", "write_row_file",
            "write_summary", "read_summary", "committed_cells", "record_run", "read_runs"]
 
 ROW_FORMAT = "oipr-bench real-data atlas row, format 1"
@@ -43,6 +43,15 @@ def _read(path: Path) -> tuple[Any, str]:
         return loads_json(read_regular_bytes(path, MAX_BYTES, what=None).decode("utf-8")), ""
     except (UnreadableFile, OSError, ValueError) as exc:
         return None, f"unreadable: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+
+
+def read_stored_report(directory: Path, row_id: str) -> dict[str, Any] | None:
+    """The report stored for ``row_id`` in the atlas's ``profiles/`` (the constructed cases), or None
+    when it is absent or unreadable (the pair's cause is then left untraced)."""
+    doc, problem = _read(directory / "profiles" / f"{slug(row_id)}.json")
+    if problem or not isinstance(doc, dict) or not isinstance(doc.get("report"), dict):
+        return None
+    return doc["report"]
 
 
 def _checksum(cells: Any) -> str:

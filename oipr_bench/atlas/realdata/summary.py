@@ -19,7 +19,7 @@ import numpy as np
 
 from ...realdata.analysis import analyse
 
-__all__ = ["RESAMPLES", "SEED", "REAL_COLUMNS", "row_values", "row_analysis", "group_pairs", "build_summary", "real_cells"]
+__all__ = ["RESAMPLES", "SEED", "REAL_COLUMNS", "row_values", "row_analysis", "group_pairs", "pair_cause", "constructed_values", "build_summary", "real_cells"]
 
 RESAMPLES = 1000
 SEED = 0
@@ -89,8 +89,15 @@ def _num(x: float) -> float | None:
     return None if x != x else round(float(x), 6)
 
 
-def group_pairs(docs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per group, every pair of rows with computed series whose rankings of the detectors differ (tau < 1)."""
+def group_pairs(docs: Mapping[str, Mapping[str, Any]], constant: Mapping[str, set[tuple[str, str]]] | None = None,
+                constructed: Mapping[str, Mapping[str, float]] | None = None) -> list[dict[str, Any]]:
+    """Per group, every pair of rows with computed series whose rankings of the detectors differ (tau < 1).
+
+    ``constant``: per input kind, the (detector, series) cells whose output is constant
+    (:func:`oipr_bench.atlas.realdata.inputs.constant_outputs`); ``constructed``: per row, its value on
+    each deterministic constructed case (:func:`constructed_values`).  With them each pair gets a traced
+    ``cause`` (:func:`pair_cause`).
+    """
     by_group: dict[str, list[str]] = {}
     for rid, doc in sorted(docs.items()):
         if doc["row"].get("group") and _series(doc):
@@ -102,39 +109,105 @@ def group_pairs(docs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             common = [s for s in _series(da) if s in set(_series(db))]
             if not common:
                 continue
-            t = _tau(row_values(da, common), row_values(db, common),
-                     (bool(da["row"]["higher_is_better"]), bool(db["row"]["higher_is_better"])), ("mean", "mean"),
+            va, vb = row_values(da, common), row_values(db, common)
+            t = _tau(va, vb, (bool(da["row"]["higher_is_better"]), bool(db["row"]["higher_is_better"])), ("mean", "mean"),
                      da["detectors"], common)
             if t is None or t["tau"] >= 1.0 - 1e-12:
                 continue
             params = sorted(set(da["row"]["params"].items()) ^ set(db["row"]["params"].items()))
-            out.append({"group": group, "rows": [a, b], **t, "holds": t["high"] < 1.0,
-                        "parameters_differ": bool(params) or da["row"]["input_kind"] != db["row"]["input_kind"],
-                        **_cell_differences(row_values(da, common), row_values(db, common), da["detectors"], common)})
+            kind = da["row"]["input_kind"]
+            flat = None if constant is None else np.array([[(d, s) in constant[kind] for s in common] for d in da["detectors"]])
+            pair = {"group": group, "rows": [a, b], **t, "holds": t["high"] < 1.0,
+                    "parameters_differ": bool(params) or kind != db["row"]["input_kind"],
+                    **_cell_differences(va, vb, da["detectors"], common, flat)}
+            if constructed is not None:
+                pair.update(_constructed_differences(constructed.get(a), constructed.get(b)))
+            pair["cause"] = pair_cause(pair)
+            out.append(pair)
     return out
 
 
-def _cell_differences(va: np.ndarray, vb: np.ndarray, detectors: Sequence[str], series: Sequence[str]) -> dict[str, Any]:
-    """Where two rows' cells differ: how many (a value apart by more than 1e-9, or defined in one only) and the largest."""
+def constructed_values(report: Mapping[str, Any] | None) -> dict[str, float]:
+    """A stored atlas report's value on each deterministic constructed case (F1 of a P/R row, else the score).
+
+    Cases run more than once (random predictions) and cases without a value are left out.
+    """
+    out: dict[str, float] = {}
+    for case in (report or {}).get("cases", []):
+        value = case.get("f1") if case.get("f1") is not None else case.get("score")
+        if case.get("status") == "ok" and case.get("n_runs", 1) == 1 and isinstance(value, (int, float)):
+            out[str(case["case_id"])] = float(value)
+    return out
+
+
+def _constructed_differences(a: Mapping[str, float] | None, b: Mapping[str, float] | None) -> dict[str, Any]:
+    """On how many deterministic constructed cases both rows have, their values differ (by more than 1e-6)."""
+    if not a or not b:
+        return {"constructed_compared": 0, "constructed_differ": 0}
+    both = sorted(set(a) & set(b))
+    return {"constructed_compared": len(both), "constructed_differ": sum(abs(a[c] - b[c]) > 1e-6 for c in both)}
+
+
+def pair_cause(p: Mapping[str, Any]) -> str:
+    """What a pair's differing cells point to, read from where they lie.
+
+    ``one_fails`` (the numbers agree; one row fails where the other scores), ``declared`` (the rows
+    declare different parameters or inputs), ``constant_output`` (every differing cell is a detector
+    whose output is constant on the series: a convention for a degenerate input), ``definition``
+    (cells differ where the output varies, and the constructed cases separate the rows too),
+    ``real_data_only`` (cells differ where the output varies, yet the constructed cases both rows ran
+    agree), ``untraced`` (no input facts given, or no constructed case both rows ran).
+    """
+    if p.get("cells_one_failed") and p["cells_one_failed"] == p.get("cells_differ"):
+        return "one_fails"
+    if p["parameters_differ"]:
+        return "declared"
+    if "cells_differ_constant" not in p or "constructed_compared" not in p:
+        return "untraced"
+    if p["cells_differ"] - p["cells_one_failed"] <= p["cells_differ_constant"]:
+        return "constant_output"
+    if not p["constructed_compared"]:
+        return "untraced"
+    return "definition" if p["constructed_differ"] else "real_data_only"
+
+
+def _cell_differences(va: np.ndarray, vb: np.ndarray, detectors: Sequence[str], series: Sequence[str],
+                      flat: np.ndarray | None = None) -> dict[str, Any]:
+    """Where two rows' cells differ: how many (a value apart by more than 1e-9, or defined in one only) and the largest.
+
+    With ``flat`` (True where the detector's output is constant on the series) also how many of the
+    values apart lie on a constant output, and the largest difference where the output varies.
+    """
     both = np.isfinite(va) & np.isfinite(vb)
     gap = np.where(both, np.abs(va - vb), 0.0)
     one = np.isfinite(va) != np.isfinite(vb)
     out: dict[str, Any] = {"cells_differ": int((gap > 1e-9).sum() + one.sum()), "cells_one_failed": int(one.sum()),
-                           "cells_compared": int(va.size), "largest": None}
+                           "cells_compared": int(va.size), "largest": _largest(gap, one, va, vb, detectors, series)}
+    if flat is not None:
+        out["cells_differ_constant"] = int(((gap > 1e-9) & flat).sum())
+        out["constant_detectors"] = sorted({detectors[d] for d, s in zip(*np.nonzero((gap > 1e-9) & flat))})
+        out["largest_varying"] = _largest(np.where(flat, 0.0, gap), np.zeros_like(one), va, vb, detectors, series)
+    return out
+
+
+def _largest(gap: np.ndarray, one: np.ndarray, va: np.ndarray, vb: np.ndarray, detectors: Sequence[str],
+             series: Sequence[str]) -> dict[str, Any] | None:
     if (gap > 1e-9).any():
         d, s = np.unravel_index(int(np.argmax(gap)), gap.shape)
     elif one.any():  # no value apart: the first cell one row could not compute
         d, s = np.unravel_index(int(np.argmax(one)), one.shape)
     else:
-        return out
-    out["largest"] = {"detector": detectors[d], "series": series[s], "a": _num(float(va[d, s])), "b": _num(float(vb[d, s]))}
-    return out
+        return None
+    return {"detector": detectors[d], "series": series[s], "a": _num(float(va[d, s])), "b": _num(float(vb[d, s]))}
 
 
 def build_summary(docs: Mapping[str, Mapping[str, Any]], nab: Mapping[str, Mapping[str, float]], *,
                   data_digest: str, detectors: Sequence[str], left_out: Sequence[Sequence[str]],
-                  protocol: Mapping[str, Any], budget_minutes: float) -> dict[str, Any]:
-    """The summary of every row file: per row its status, plan, cost and reading; the group pairs; the totals."""
+                  protocol: Mapping[str, Any], budget_minutes: float,
+                  constant: Mapping[str, set[tuple[str, str]]] | None = None,
+                  constructed: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
+    """The summary of every row file: per row its status, plan, cost and reading; the group pairs (their
+    causes traced with ``constant`` and ``constructed``, as :func:`group_pairs`); the totals."""
     references = {doc["row"]["group"]: doc for rid, doc in docs.items()
                   if rid.startswith("oipr-bench:") and doc["row"].get("group")}
     rows = []
@@ -158,7 +231,8 @@ def build_summary(docs: Mapping[str, Mapping[str, Any]], nab: Mapping[str, Mappi
             "nab": {d: {s: round(float(v), 9) for s, v in sorted(nab[d].items())} for d in detectors},
             "totals": {"rows": len(rows), "read": len(done), "full": sum(bool(r["full"]) for r in done),
                        "cpu_seconds": round(sum(float(r["cpu_seconds"] or 0) for r in rows), 1)},
-            "rows": rows, "group_pairs": group_pairs({r["id"]: docs[r["id"]] for r in rows if r["reading"] is not None})}
+            "rows": rows, "group_pairs": group_pairs({r["id"]: docs[r["id"]] for r in rows if r["reading"] is not None},
+                                                       constant, constructed)}
 
 
 def _agreement(t: Mapping[str, Any] | None) -> str:
