@@ -242,6 +242,8 @@ def test_the_real_data_atlas_on_a_cluster_with_a_killed_worker_equals_a_local_ru
     assert "run the same command again to resume" in _finish(first, tmp_path / "resumed.log", 130)
     written = len(_row_files(tmp_path / "resumed"))
     assert 1 <= written < 3
+    [stopped] = json.loads((tmp_path / "resumed" / "realdata" / "runs.json").read_text(encoding="utf-8"))["runs"]
+    assert stopped["interrupted"] is True and stopped["rows_written"] == written  # the interrupted run is on record
     log = _finish(_real(processes, tmp_path, data, "resumed", "--cache", str(cache), "--jobs", "2"), tmp_path / "resumed.log")
     assert f"3 rows: {written} up to date, {3 - written} written;" in log
     assert _real_cells(tmp_path / "resumed") == cluster

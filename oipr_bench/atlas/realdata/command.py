@@ -77,6 +77,8 @@ def run_on_real(directory: Path, args: argparse.Namespace, budget: float, env: s
     except KeyboardInterrupt:
         counts.notes.append(f"interrupted: {counts.rows_written} row files written, {counts.pairs_computed} (row, series) "
                             "pairs computed and kept; run the same command again to resume")
+        if counts.pairs_computed or counts.probes_run:  # what it computed is kept: runs.json says so
+            _record(directory, args, env, budget, time.perf_counter() - t0, counts, interrupted=True)
         raise
     finally:
         counts.notes += [f"cache entry {path} not read ({why}); computed again" for path, why in (cache.rejected if cache else [])]
@@ -94,7 +96,8 @@ def run_on_real(directory: Path, args: argparse.Namespace, budget: float, env: s
     return report
 
 
-def _record(directory: Path, args: argparse.Namespace, env: str, budget: float, wall: float, counts: Any) -> None:
+def _record(directory: Path, args: argparse.Namespace, env: str, budget: float, wall: float, counts: Any,
+            interrupted: bool = False) -> None:
     from .rowfiles import record_run
 
     record_run(directory, {"date": time.strftime("%Y-%m-%d", time.gmtime()), "env": env, "budget_cpu_minutes": budget,
@@ -102,7 +105,7 @@ def _record(directory: Path, args: argparse.Namespace, env: str, budget: float, 
                            "cpus": os.cpu_count(), "wall_seconds": round(wall, 1),
                            "worker_cpu_seconds": round(counts.worker_cpu_seconds, 1),
                            "pairs_computed": counts.pairs_computed, "pairs_read": counts.pairs_read,
-                           "probes": counts.probes_run, "rows_written": counts.rows_written})
+                           "probes": counts.probes_run, "rows_written": counts.rows_written, "interrupted": interrupted})
 
 
 def write_outputs(directory: Path, inputs: Any, budget: float) -> None:

@@ -218,12 +218,13 @@ def cost_lines(summary: Mapping[str, Any], runs: list[Mapping[str, Any]], top: i
            + " (perfect sharing; one (row, series) task is the smallest unit).", ""]
     if runs:
         out += ["The recorded runs (`atlas/realdata/runs.json`; each computes only what the committed files and the cache lack):", "",
-                "| date | env | budget (CPU min) | workers | CPUs | wall | worker CPU | pairs computed | pairs read |",
-                "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+                "| date | env | budget (CPU min) | workers | CPUs | wall | worker CPU | pairs computed | pairs read | ended |",
+                "|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
         for r in runs:
+            ended = "interrupted (its work kept)" if r.get("interrupted") else "yes"
             out.append(f"| {r.get('date')} | {r.get('env')} | {float(r.get('budget_cpu_minutes') or 0):g} | {r.get('workers')} | "
                        f"{r.get('cpus')} | {_minutes(r.get('wall_seconds'))} | {_minutes(r.get('worker_cpu_seconds'))} | "
-                       f"{r.get('pairs_computed')} | {r.get('pairs_read')} |")
+                       f"{r.get('pairs_computed')} | {r.get('pairs_read')} | {ended} |")
         out.append("")
     out += [f"The {top} costliest rows (the full table: [atlas/realdata/COSTS.md](../atlas/realdata/COSTS.md)):", ""]
     table = cost_table(summary)
