@@ -52,6 +52,10 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Processes:
     """Every process the test starts, each in its own process group, stopped at the end whatever happens."""
 
@@ -60,8 +64,10 @@ class Processes:
 
     def start(self, argv: list[str], log: Path) -> subprocess.Popen:
         with open(log, "wb") as out:
+            # SIGINT back to its default in the child: a suite started in the background by a non-interactive
+            # shell inherits SIGINT ignored, and the interrupt this test sends would then never arrive
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=_env(), cwd=log.parent,
-                                    start_new_session=True)
+                                    start_new_session=True, preexec_fn=_default_sigint)
         self.started.append(proc)
         return proc
 
